@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: MIT
+# jdoc: `make` builds the libraries, the tool and the tests; `make test` runs them.
+# CFLAGS is yours (e.g. make CFLAGS='-O1 -g -fsanitize=address,undefined');
+# the flags jdoc needs live in JDOC_CFLAGS and the per-kernel ISA flags in ARCH_CFLAGS.
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+LDFLAGS ?=
+PREFIX  ?= /usr/local
+BUILD   ?= build
+AR      ?= ar
+
+VERSION := $(shell sed -n 's/^\#define JDOC_VERSION_STRING "\(.*\)"/\1/p' include/jdoc.h)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+
+JDOC_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -fPIC \
+              -fvisibility=hidden -D_GNU_SOURCE -Iinclude -Isrc
+ALL_CFLAGS  = $(JDOC_CFLAGS) $(ARCH_CFLAGS) $(CFLAGS)
+
+ARCH := $(shell $(CC) -dumpmachine | cut -d- -f1)
+
+LIB_SRC := src/parser.c src/arch/cpu.c src/arch/dispatch.c src/arch/scalar.c \
+           $(wildcard src/stage1/*.c) $(filter-out src/stage2/gen_%.c,$(wildcard src/stage2/*.c))
+ifeq ($(ARCH),x86_64)
+LIB_SRC += src/arch/sse42.c src/arch/avx2.c src/arch/avx512.c
+endif
+ifeq ($(ARCH),aarch64)
+LIB_SRC += src/arch/neon.c src/arch/neon_nopmull.c
+endif
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+
+# ISA flags on the kernel files only: the rest of the library runs on any CPU of the architecture.
+$(BUILD)/obj/src/arch/sse42.o:  ARCH_CFLAGS = -msse4.2 -mpclmul -mpopcnt
+$(BUILD)/obj/src/arch/avx2.o:   ARCH_CFLAGS = -mavx2 -mbmi -mbmi2 -mpclmul -mpopcnt
+$(BUILD)/obj/src/arch/avx512.o: ARCH_CFLAGS = -mavx512f -mavx512bw -mavx512vl -mavx2 -mbmi -mbmi2 -mpclmul -mpopcnt
+$(BUILD)/obj/src/arch/neon.o:   ARCH_CFLAGS = -march=armv8-a+crypto
+
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_LIBS = -lcriterion -lm -lpthread
+
+.PHONY: all lib test check check-unit check-arm64 install clean bench
+all: lib $(TEST_BIN)
+lib: $(BUILD)/libjdoc.a $(BUILD)/libjdoc.so
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libjdoc.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/libjdoc.so: $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libjdoc.so.$(SOMAJOR) -o $@ $^
+
+$(BUILD)/tests/%: tests/%.c $(BUILD)/libjdoc.a $(wildcard tests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(JDOC_CFLAGS) -Wno-missing-prototypes $(CFLAGS) $< -o $@ $(LDFLAGS) $(BUILD)/libjdoc.a $(TEST_LIBS)
+
+# Criterion runs each test in a forked worker; -j1 keeps the 2-core machine usable.
+check-unit: $(TEST_BIN)
+	@set -e; for t in $(TEST_BIN); do echo "== $$t"; ./$$t --jobs 2; done
+
+test: check-unit
+	@if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1; then \
+	    $(MAKE) --no-print-directory check-arm64; \
+	else echo "check-arm64: skipped (aarch64-linux-gnu-gcc or qemu-aarch64 not installed)"; fi
+check: test
+
+# arm64: cross-compile the library and a plain-C differential test, run it under qemu.
+ARM_BUILD = $(BUILD)/arm64
+check-arm64:
+	$(MAKE) --no-print-directory CC=aarch64-linux-gnu-gcc AR=aarch64-linux-gnu-ar BUILD=$(ARM_BUILD) \
+	    CFLAGS="$(CFLAGS)" $(ARM_BUILD)/libjdoc.a
+	aarch64-linux-gnu-gcc $(JDOC_CFLAGS) -Wno-missing-prototypes $(CFLAGS) -static tests/arm64/check_kernels.c \
+	    $(ARM_BUILD)/libjdoc.a -lm -o $(ARM_BUILD)/check_kernels
+	qemu-aarch64 $(ARM_BUILD)/check_kernels
+
+install: lib
+	@mkdir -p $(BUILD)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' jdoc.pc.in > $(BUILD)/jdoc.pc
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/jdoc.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(BUILD)/libjdoc.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libjdoc.so $(DESTDIR)$(PREFIX)/lib/libjdoc.so.$(VERSION)
+	ln -sf libjdoc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libjdoc.so.$(SOMAJOR)
+	ln -sf libjdoc.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libjdoc.so
+	install -m 644 $(BUILD)/jdoc.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+
+clean:
+	rm -rf $(BUILD)
+
+-include bench/bench.mk
+-include $(LIB_OBJ:.o=.d)

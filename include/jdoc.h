@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * jdoc.h - pull values out of JSON by path, fast.
+ *
+ * Stage 1 (jdoc_parse) scans the whole input once with SIMD and builds a
+ * structural index; stage 2 (jdoc_fetch and friends) answers path queries
+ * lazily from that index: only the values you fetch are ever converted.
+ *
+ * Ownership, once:
+ *   - A jdoc_parser is created by jdoc_parser_new and freed by jdoc_parser_free.
+ *     It owns every buffer jdoc allocates and reuses them from parse to parse.
+ *   - The input of jdoc_parse is read in place: never copied, never modified,
+ *     never read past `len`, no padding required. It must outlive the document.
+ *   - A jdoc_doc belongs to its parser and is valid until that parser's next
+ *     jdoc_parse or its jdoc_parser_free. Values, iterators, cursors and
+ *     decoded strings borrow from the document and die with it.
+ *   - A jdoc_path is owned by the caller (jdoc_path_free); it is independent of
+ *     any parser or document and may be shared by threads.
+ *
+ * Threads: one parser per thread. A parsed document may be read from several
+ * threads at once through jdoc_fetch/jdoc_pointer/jdoc_fetch_path/iteration and
+ * the typed getters, EXCEPT that decoding a string with escapes (jdoc_get_string,
+ * jdoc_iter_key on an escaped key, matching an escaped key) writes into the
+ * parser's scratch buffer: give each thread its own parser, or only read
+ * escape-free strings from shared documents. No function keeps global mutable
+ * state other than the CPU feature set, detected once.
+ *
+ * The library never prints, never aborts, and never calls exit.
+ */
+#ifndef JDOC_H
+#define JDOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define JDOC_VERSION_MAJOR 0
+#define JDOC_VERSION_MINOR 1
+#define JDOC_VERSION_PATCH 0
+#define JDOC_VERSION_STRING "0.1.0"
+/** Version as one number: major * 10000 + minor * 100 + patch. */
+#define JDOC_VERSION (JDOC_VERSION_MAJOR * 10000 + JDOC_VERSION_MINOR * 100 + JDOC_VERSION_PATCH)
+
+#if defined(_WIN32)
+#define JDOC_API
+#else
+#define JDOC_API __attribute__((visibility("default")))
+#endif
+
+/** The version of the library actually linked, e.g. "0.1.0". */
+JDOC_API const char *jdoc_version(void);
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                             */
+/* ------------------------------------------------------------------------ */
+
+typedef enum jdoc_status {
+    JDOC_OK = 0,
+    JDOC_ERR_SYNTAX,      /**< not JSON: unterminated string, raw control character in a string,
+                               unbalanced or mismatched brackets, no value, text after the root
+                               value; at fetch/validate time also any other grammar error */
+    JDOC_ERR_UTF8,        /**< invalid UTF-8 (overlong, surrogate, > U+10FFFF, truncated, stray byte) */
+    JDOC_ERR_DEPTH,       /**< nesting deeper than jdoc_options.max_depth */
+    JDOC_ERR_CAPACITY,    /**< document of 4 GiB or more (offsets are 32-bit) */
+    JDOC_ERR_NOMEM,       /**< an allocation failed; the parser stays usable */
+    JDOC_ERR_ARG,         /**< a NULL or otherwise invalid argument */
+    JDOC_ERR_UNSUPPORTED, /**< forced kernel unknown, not compiled in, or not runnable on this CPU */
+    JDOC_ERR_NOT_FOUND,   /**< the path leads nowhere (missing key, index out of range) */
+    JDOC_ERR_TYPE,        /**< the value exists but has another type than asked */
+    JDOC_ERR_RANGE,       /**< the number does not fit the asked type (or beyond double range) */
+    JDOC_ERR_PATH,        /**< malformed path expression */
+    JDOC_ERR_NUMBER,      /**< malformed number, e.g. `01`, `1.`, `.5`, `+1`, `1e` (found at fetch) */
+    JDOC_ERR_STRING,      /**< bad escape or lone surrogate in a string (found at fetch) */
+    JDOC_STATUS_COUNT
+} jdoc_status;
+
+/** A static, human-readable name for a status ("ok", "syntax error", ...). Never NULL. */
+JDOC_API const char *jdoc_status_str(jdoc_status s);
+
+/** The last error of a parser. `offset` is a byte offset in the input of the
+ *  operation that failed; `message` is a static string; `path` (stage 2 only,
+ *  else "") is the Oj-style path at which a fetch failed, e.g.
+ *  "/Containers/17/Ports/1/PublicPort", held in the parser. */
+typedef struct jdoc_error {
+    jdoc_status code;
+    size_t offset;
+    const char *message;
+    const char *path;
+} jdoc_error;
+
+/* ------------------------------------------------------------------------ */
+/* Parser and stage 1                                                       */
+/* ------------------------------------------------------------------------ */
+
+typedef struct jdoc_parser jdoc_parser;
+typedef struct jdoc_doc jdoc_doc;
+
+/** Stage-1 kernels. AUTO picks the best one this CPU runs, unless the
+ *  environment variable JDOC_KERNEL names one. */
+typedef enum jdoc_kernel_id {
+    JDOC_KERNEL_AUTO = 0,
+    JDOC_KERNEL_SCALAR,       /**< byte-at-a-time reference, every CPU */
+    JDOC_KERNEL_SSE42,        /**< x86_64: SSE4.2 + PCLMULQDQ */
+    JDOC_KERNEL_AVX2,         /**< x86_64: AVX2 + BMI1/2 + PCLMULQDQ */
+    JDOC_KERNEL_AVX512,       /**< x86_64: AVX-512 F/BW/VL + PCLMULQDQ, OS-enabled ZMM state */
+    JDOC_KERNEL_NEON,         /**< arm64: NEON + PMULL */
+    JDOC_KERNEL_NEON_NOPMULL, /**< arm64: NEON, prefix XOR by shifts (CPUs without the crypto extension) */
+    JDOC_KERNEL_COUNT
+} jdoc_kernel_id;
+
+/** Caller-supplied allocator. All of jdoc's memory goes through it when set. */
+typedef struct jdoc_allocator {
+    void *(*malloc)(void *ud, size_t size);
+    void *(*realloc)(void *ud, void *ptr, size_t size);
+    void (*free)(void *ud, void *ptr);
+    void *ud;
+} jdoc_allocator;
+
+#define JDOC_DEFAULT_MAX_DEPTH 1024u
+
+typedef struct jdoc_options {
+    jdoc_kernel_id kernel;            /**< 0 = AUTO */
+    uint32_t max_depth;               /**< 0 = JDOC_DEFAULT_MAX_DEPTH; nesting deeper is JDOC_ERR_DEPTH */
+    bool trust_utf8;                  /**< true: skip UTF-8 validation (trusted input only) */
+    const jdoc_allocator *allocator;  /**< NULL = malloc/realloc/free; copied at creation */
+} jdoc_options;
+
+/** Create a parser. `opt` may be NULL (defaults). Returns NULL when out of
+ *  memory, when the options are invalid, or when the forced kernel (option or
+ *  JDOC_KERNEL) is unknown or unsupported here; jdoc_parser_new_ex says which. */
+JDOC_API jdoc_parser *jdoc_parser_new(const jdoc_options *opt);
+/** As jdoc_parser_new, but reports why it failed in *st (may be NULL). */
+JDOC_API jdoc_parser *jdoc_parser_new_ex(const jdoc_options *opt, jdoc_status *st);
+/** Free a parser, its buffers and its document. NULL is allowed. */
+JDOC_API void jdoc_parser_free(jdoc_parser *p);
+
+/** Stage 1: index `json[0..len)` and check it (see the status codes).
+ *  On JDOC_OK, *doc is the parsed document (owned by `p`, valid until the next
+ *  jdoc_parse on `p` or jdoc_parser_free). On error, *doc is NULL and
+ *  jdoc_last_error(p) has the code, byte offset and message. A length of
+ *  4 GiB or more is JDOC_ERR_CAPACITY before anything is read or allocated.
+ *  After warm-up, parsing documents of similar size allocates nothing. */
+JDOC_API jdoc_status jdoc_parse(jdoc_parser *p, const char *json, size_t len, jdoc_doc **doc);
+
+/** The last error recorded by `p` (code JDOC_OK if none). Valid until the next call on `p`. */
+JDOC_API const jdoc_error *jdoc_last_error(const jdoc_parser *p);
+
+/** Name of the kernel the parser uses: "scalar", "sse42", "avx2", "avx512", "neon", "neon_nopmull". */
+JDOC_API const char *jdoc_kernel_name(const jdoc_parser *p);
+/** Name of a kernel id (NULL for an invalid id). */
+JDOC_API const char *jdoc_kernel_id_name(jdoc_kernel_id k);
+/** Kernel id from its name; JDOC_KERNEL_COUNT if unknown. */
+JDOC_API jdoc_kernel_id jdoc_kernel_from_name(const char *name);
+/** Is kernel `k` compiled into this library? */
+JDOC_API bool jdoc_kernel_compiled(jdoc_kernel_id k);
+/** Is kernel `k` compiled in and runnable on this CPU? */
+JDOC_API bool jdoc_kernel_supported(jdoc_kernel_id k);
+
+/** The parser that owns `d`, the input and its length. */
+JDOC_API jdoc_parser *jdoc_doc_parser(const jdoc_doc *d);
+JDOC_API const char *jdoc_doc_input(const jdoc_doc *d, size_t *len);
+/** Number of structural index entries (for statistics). */
+JDOC_API size_t jdoc_doc_index_size(const jdoc_doc *d);
+
+/* ------------------------------------------------------------------------ */
+/* Stage 2: values                                                          */
+/* ------------------------------------------------------------------------ */
+
+/** A small handle to one value of a document, passed by value. It is valid
+ *  as long as its document. A zero-initialized jdoc_value is "no value". */
+typedef struct jdoc_value {
+    const jdoc_doc *doc;
+    uint32_t idx; /* index entry of the value's first byte */
+} jdoc_value;
+
+typedef enum jdoc_type {
+    JDOC_NULL,
+    JDOC_BOOL,
+    JDOC_INT,     /**< integer that fits int64 */
+    JDOC_UINT,    /**< integer that fits only uint64 */
+    JDOC_DOUBLE,  /**< any other number (fraction, exponent, or too big for 64 bits) */
+    JDOC_STRING,
+    JDOC_ARRAY,
+    JDOC_OBJECT,
+    JDOC_INVALID  /**< no value, or a scalar that is not JSON (e.g. `tru`, `01`) */
+} jdoc_type;
+
+/** Name of a type: "null", "bool", "int", "uint", "double", "string", "array", "object", "invalid". */
+JDOC_API const char *jdoc_type_name(jdoc_type t);
+
+/** The root value of a document. */
+JDOC_API jdoc_value jdoc_root(const jdoc_doc *d);
+
+/** Fetch by an Oj::Doc path from `from`: "/" is the document root, "/a/2/b"
+ *  is absolute, "a/2" is relative to `from`, array indices are 1-based, ".."
+ *  goes up one level (within the path; above `from` only through a cursor),
+ *  "\/" is a '/' inside a key, "\\" a backslash. NUL-terminated.
+ *  Errors: JDOC_ERR_NOT_FOUND, JDOC_ERR_PATH, JDOC_ERR_SYNTAX (malformed
+ *  document met on the way), JDOC_ERR_STRING (undecodable key met), JDOC_ERR_ARG. */
+JDOC_API jdoc_status jdoc_fetch(jdoc_value from, const char *path, jdoc_value *out);
+
+/** Fetch by an RFC 6901 JSON Pointer evaluated from `from`: "" is `from`,
+ *  "/Id" its member Id, indices 0-based without leading zeros, "~0" is '~',
+ *  "~1" is '/', "-" is never found. */
+JDOC_API jdoc_status jdoc_pointer(jdoc_value from, const char *ptr, size_t len, jdoc_value *out);
+
+/** Type of a value; numbers are classified by parsing them (no allocation). */
+JDOC_API jdoc_type jdoc_typeof(jdoc_value v);
+
+/** Typed getters. Each returns JDOC_OK, or JDOC_ERR_TYPE when the value has
+ *  another type (null is its own type: missing, null and wrong type are always
+ *  distinguishable), JDOC_ERR_NUMBER for a malformed number, JDOC_ERR_RANGE when
+ *  it does not fit, JDOC_ERR_ARG for a NULL output or no value. */
+JDOC_API jdoc_status jdoc_get_bool(jdoc_value v, bool *out);
+JDOC_API jdoc_status jdoc_get_int64(jdoc_value v, int64_t *out);
+JDOC_API jdoc_status jdoc_get_uint64(jdoc_value v, uint64_t *out);
+/** Correctly rounded (nearest, ties to even) for every input; integers too. */
+JDOC_API jdoc_status jdoc_get_double(jdoc_value v, double *out);
+/** Decoded UTF-8 of a string. Without escapes, a pointer into the input;
+ *  with escapes, decoded into the parser's scratch memory, valid until the next
+ *  jdoc_parse on the parser (decoding many strings keeps them all valid).
+ *  Not NUL-terminated; may contain NUL bytes (`\u0000`). JDOC_ERR_STRING for a
+ *  bad escape or a lone surrogate, JDOC_ERR_NOMEM if scratch memory cannot grow. */
+JDOC_API jdoc_status jdoc_get_string(jdoc_value v, const char **s, size_t *len);
+/** The exact source text of any value (strings with their quotes). */
+JDOC_API jdoc_status jdoc_get_raw(jdoc_value v, const char **s, size_t *len);
+/** Elements of an array, members of an object, 0 for a scalar. */
+JDOC_API size_t jdoc_count(jdoc_value v);
+/** Is this a value (not the zero handle)? */
+static inline bool jdoc_exists(jdoc_value v) { return v.doc != 0; }
+
+/** Byte offset of the value's first byte in the input. */
+JDOC_API size_t jdoc_offset(jdoc_value v);
+
+/* ------------------------------------------------------------------------ */
+/* Iteration                                                                */
+/* ------------------------------------------------------------------------ */
+
+/** Iterator over an array's elements or an object's member values; keep it on
+ *  the stack. It allocates nothing. */
+typedef struct jdoc_iter {
+    const jdoc_doc *doc;
+    uint32_t pos;    /* index entry of the next element (or of the closing bracket) */
+    uint32_t key;    /* index entry of the current member's key (objects) */
+    uint32_t end;    /* index entry of the closing bracket */
+    uint32_t n;      /* elements returned so far */
+    bool object;
+    jdoc_status status; /* JDOC_OK, or the syntax error that stopped iteration */
+} jdoc_iter;
+
+/** Start iterating `container`: JDOC_ERR_TYPE for a scalar. */
+JDOC_API jdoc_status jdoc_iter_init(jdoc_value container, jdoc_iter *it);
+/** Next element or member value into *val; false at the end (or on a malformed
+ *  container: it->status then says why). */
+JDOC_API bool jdoc_iter_next(jdoc_iter *it, jdoc_value *val);
+/** Current member's decoded key (objects only; JDOC_ERR_TYPE for arrays). */
+JDOC_API jdoc_status jdoc_iter_key(const jdoc_iter *it, const char **key, size_t *len);
+
+/* ------------------------------------------------------------------------ */
+/* Compiled paths                                                           */
+/* ------------------------------------------------------------------------ */
+
+typedef struct jdoc_path jdoc_path;
+typedef enum jdoc_syntax { JDOC_SYNTAX_OJ = 0, JDOC_SYNTAX_POINTER = 1 } jdoc_syntax;
+
+/** Compile a path once for repeated use. Returns NULL and sets *st (may be
+ *  NULL) to JDOC_ERR_PATH or JDOC_ERR_NOMEM. Uses malloc; free with jdoc_path_free. */
+JDOC_API jdoc_path *jdoc_path_compile(const char *expr, size_t len, jdoc_syntax syntax, jdoc_status *st);
+/** As jdoc_path_compile, with an allocator (NULL = malloc). */
+JDOC_API jdoc_path *jdoc_path_compile_ex(const char *expr, size_t len, jdoc_syntax syntax,
+                                         const jdoc_allocator *a, jdoc_status *st);
+JDOC_API void jdoc_path_free(jdoc_path *p);
+JDOC_API jdoc_status jdoc_fetch_path(jdoc_value from, const jdoc_path *p, jdoc_value *out);
+/** Fetch n compiled paths from one value in one pass over its members.
+ *  out[i] and each[i] (each may be NULL) get every path's value and status;
+ *  returns JDOC_OK when all were found, else the first non-OK status. */
+JDOC_API jdoc_status jdoc_fetch_many(jdoc_value from, const jdoc_path *const *paths, size_t n,
+                                     jdoc_value *out, jdoc_status *each);
+
+/** Full RFC 8259 check of everything stage 1 left to stage 2 (grammar, number
+ *  syntax, escapes, literals, and UTF-8 if it was trusted at parse): JDOC_OK or
+ *  the first error, with its offset in jdoc_last_error. */
+JDOC_API jdoc_status jdoc_validate(const jdoc_doc *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* JDOC_H */

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* AVX2 primitives for stage1_impl.h: two 32-byte registers a block. */
+#include <immintrin.h>
+
+typedef __m256i vec;
+#define VEC_BYTES 32
+
+static inline vec v_load(const uint8_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
+static inline vec v_splat(uint8_t c) { return _mm256_set1_epi8((char)c); }
+static inline vec v_and(vec a, vec b) { return _mm256_and_si256(a, b); }
+static inline vec v_or(vec a, vec b) { return _mm256_or_si256(a, b); }
+static inline vec v_xor(vec a, vec b) { return _mm256_xor_si256(a, b); }
+static inline vec v_shr4(vec a) { return _mm256_and_si256(_mm256_srli_epi16(a, 4), _mm256_set1_epi8(0x0f)); }
+static inline vec v_lookup16(vec t, vec i) { return _mm256_shuffle_epi8(t, i); }
+static inline vec v_subs(vec a, vec b) { return _mm256_subs_epu8(a, b); }
+static inline vec v_table(const uint8_t t[16]) { return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t)); }
+static inline bool v_any(vec a) { return !_mm256_testz_si256(a, a); }
+/* alignr works within 128-bit lanes: first build [prev.hi, cur.lo] */
+#define v_prev(cur, prev, N) _mm256_alignr_epi8((cur), _mm256_permute2x128_si256((prev), (cur), 0x21), 16 - (N))
+
+static inline uint64_t blk_mask(vec a, vec b)
+{
+    return (uint64_t)(uint32_t)_mm256_movemask_epi8(a) | (uint64_t)(uint32_t)_mm256_movemask_epi8(b) << 32;
+}
+static inline uint64_t blk_eq(const vec *v, uint8_t c)
+{
+    vec s = v_splat(c);
+    return blk_mask(_mm256_cmpeq_epi8(v[0], s), _mm256_cmpeq_epi8(v[1], s));
+}
+static inline uint64_t blk_le(const vec *v, uint8_t c)
+{
+    vec s = v_splat(c);
+    return blk_mask(_mm256_cmpeq_epi8(_mm256_min_epu8(v[0], s), v[0]), _mm256_cmpeq_epi8(_mm256_min_epu8(v[1], s), v[1]));
+}
+static inline uint64_t blk_test(const vec *v, uint8_t bits)
+{
+    vec s = v_splat(bits), z = _mm256_setzero_si256();
+    return ~blk_mask(_mm256_cmpeq_epi8(_mm256_and_si256(v[0], s), z), _mm256_cmpeq_epi8(_mm256_and_si256(v[1], s), z));
+}
+static inline bool blk_ascii(const vec *v) { return _mm256_movemask_epi8(_mm256_or_si256(v[0], v[1])) == 0; }
+static inline uint64_t prefix_xor(uint64_t x)
+{
+    __m128i r = _mm_clmulepi64_si128(_mm_set_epi64x(0, (long long)x), _mm_set1_epi8(-1), 0);
+    return (uint64_t)_mm_cvtsi128_si64(r);
+}
+static inline int ctz_nz(uint64_t x) { return (int)_tzcnt_u64(x); }

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* SSE4.2 + PCLMULQDQ primitives for stage1_impl.h: four 16-byte registers a block. */
+#include <immintrin.h>
+
+typedef __m128i vec;
+#define VEC_BYTES 16
+
+static inline vec v_load(const uint8_t *p) { return _mm_loadu_si128((const __m128i *)p); }
+static inline vec v_splat(uint8_t c) { return _mm_set1_epi8((char)c); }
+static inline vec v_and(vec a, vec b) { return _mm_and_si128(a, b); }
+static inline vec v_or(vec a, vec b) { return _mm_or_si128(a, b); }
+static inline vec v_xor(vec a, vec b) { return _mm_xor_si128(a, b); }
+static inline vec v_shr4(vec a) { return _mm_and_si128(_mm_srli_epi16(a, 4), _mm_set1_epi8(0x0f)); }
+static inline vec v_lookup16(vec t, vec i) { return _mm_shuffle_epi8(t, i); }
+static inline vec v_subs(vec a, vec b) { return _mm_subs_epu8(a, b); }
+static inline vec v_table(const uint8_t t[16]) { return _mm_loadu_si128((const __m128i *)t); }
+static inline bool v_any(vec a) { return !_mm_testz_si128(a, a); }
+#define v_prev(cur, prev, N) _mm_alignr_epi8((cur), (prev), 16 - (N))
+
+static inline uint64_t blk_mask(vec a, vec b, vec c, vec d)
+{
+    return (uint64_t)(uint16_t)_mm_movemask_epi8(a) | (uint64_t)(uint16_t)_mm_movemask_epi8(b) << 16 |
+           (uint64_t)(uint16_t)_mm_movemask_epi8(c) << 32 | (uint64_t)(uint16_t)_mm_movemask_epi8(d) << 48;
+}
+static inline uint64_t blk_eq(const vec *v, uint8_t c)
+{
+    vec s = v_splat(c);
+    return blk_mask(_mm_cmpeq_epi8(v[0], s), _mm_cmpeq_epi8(v[1], s), _mm_cmpeq_epi8(v[2], s),
+                    _mm_cmpeq_epi8(v[3], s));
+}
+static inline uint64_t blk_le(const vec *v, uint8_t c)
+{
+    vec s = v_splat(c);
+#define LE(x) _mm_cmpeq_epi8(_mm_min_epu8((x), s), (x))
+    return blk_mask(LE(v[0]), LE(v[1]), LE(v[2]), LE(v[3]));
+#undef LE
+}
+static inline uint64_t blk_test(const vec *v, uint8_t bits)
+{
+    vec s = v_splat(bits), z = _mm_setzero_si128();
+#define TZ(x) _mm_cmpeq_epi8(_mm_and_si128((x), s), z)
+    return ~blk_mask(TZ(v[0]), TZ(v[1]), TZ(v[2]), TZ(v[3]));
+#undef TZ
+}
+static inline bool blk_ascii(const vec *v)
+{
+    vec o = _mm_or_si128(_mm_or_si128(v[0], v[1]), _mm_or_si128(v[2], v[3]));
+    return _mm_movemask_epi8(o) == 0;
+}
+static inline uint64_t prefix_xor(uint64_t x)
+{
+    __m128i r = _mm_clmulepi64_si128(_mm_set_epi64x(0, (long long)x), _mm_set1_epi8(-1), 0);
+    return (uint64_t)_mm_cvtsi128_si64(r);
+}
+static inline int ctz_nz(uint64_t x) { return __builtin_ctzll(x | 0x8000000000000000ull); }

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* Private definitions shared by both stages: parser, document, allocation. */
+#ifndef JDOC_INTERNAL_H
+#define JDOC_INTERNAL_H
+#include <string.h>
+#include "jdoc.h"
+#include "arch/kernel.h"
+
+#define JDOC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define JDOC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define JDOC_INTERNAL __attribute__((visibility("hidden")))
+
+/* A parsed document: the input and its structural index.
+ *   index[0..n)  byte offsets of every { } [ ] : , opening quote and scalar start
+ *   index[n]     == len, a sentinel
+ *   jump[i]      for an opening bracket at entry i: the entry of its closing bracket
+ */
+struct jdoc_doc {
+    jdoc_parser *parser;
+    const char *json;
+    uint32_t len;
+    uint32_t n;
+    const uint32_t *index;
+    const uint32_t *jump;
+};
+
+struct jdoc_parser {
+    jdoc_allocator a;
+    const jdoc_kernel *k;
+    uint32_t max_depth;
+    bool trust_utf8;
+    bool has_doc;
+    uint32_t *index;   size_t index_cap;   /* entries */
+    uint32_t *jump;    size_t jump_cap;
+    uint32_t *brackets; size_t brackets_cap;
+    /* decoded strings: one buffer of the document's size, each escaped string
+     * decoded once; memo[i] = 1 + offset in scratch of entry i's decoding */
+    char *scratch;     size_t scratch_cap, scratch_len;
+    uint32_t *memo;    size_t memo_cap;
+    bool memo_ready;
+    uint8_t *vstack;   size_t vstack_cap;   /* jdoc_validate's container stack */
+    jdoc_error err;
+    char errpath[512];
+    jdoc_doc doc;
+};
+
+void *jdoc__alloc(jdoc_parser *p, size_t size);
+void jdoc__free(jdoc_parser *p, void *ptr);
+/* Grow *buf to hold at least `need` elements of `elem` bytes; keeps contents. */
+jdoc_status jdoc__reserve(jdoc_parser *p, void **buf, size_t *cap, size_t need, size_t elem);
+jdoc_status jdoc__fail(jdoc_parser *p, jdoc_status code, size_t offset, const char *msg);
+
+/* Stage 1 on one document with kernel k: index into p's buffers, then check
+ * brackets, depth and the root. Sets p->doc on success. */
+jdoc_status jdoc__stage1(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t len);
+/* Test hook: run only kernel k over the input (chunked as jdoc__stage1 does),
+ * no fallback, no bracket pass. Returns the kernel's error code (JDOC_OK if
+ * none) and leaves the raw index and bracket list in p->index / p->brackets. */
+jdoc_status jdoc__stage1_kernel_only(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t len,
+                                     uint32_t *n, uint32_t *nb);
+
+static inline bool jdoc__is_ws(unsigned char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+#endif

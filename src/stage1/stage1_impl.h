@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The SIMD stage-1 algorithm, written once. Each kernel file defines
+ * JDOC_ARCH and includes its primitives header (simd_<arch>.h) and then this
+ * file, which has no include guard: it is compiled once per architecture.
+ *
+ * Primitives a simd_<arch>.h provides (all static inline):
+ *   vec, VEC_BYTES                   one register; a 64-byte block is NV of them
+ *   v_load(p) v_splat(c) v_and v_or v_xor v_shr4 v_lookup16(table, v&15)
+ *   v_subs(a, b)                     unsigned saturating a - b per byte
+ *   v_prev(cur, prev, N)             bytes N positions back, across the register boundary
+ *   v_any(v)                         some byte is nonzero
+ *   v_table(t[16])                   a 16-byte table in every 128-bit lane
+ *   blk_eq(v, c) blk_le(v, c) blk_test(v, bits) blk_ascii(v)
+ *                                    64-bit masks over a whole block of NV registers
+ *   prefix_xor(x)                    bit i = x[0] ^ ... ^ x[i] (carry-less multiply by ~0)
+ *   ctz_nz(x)                        count trailing zeros; any value for x == 0
+ */
+#include <string.h>
+
+#define JDOC_CAT2(a, b) a##b
+#define JDOC_CAT(a, b) JDOC_CAT2(a, b)
+#define JDOC_FN(name) JDOC_CAT(name##_, JDOC_ARCH)
+
+#define NV (64 / VEC_BYTES)
+
+/* Character classes by nibble lookup: class = lo[c & 15] & hi[c >> 4].
+ *   bit 0  ' '          (hi 2, lo 0)
+ *   bit 1  \t \n \r     (hi 0, lo 9 a d)
+ *   bit 2  ,            (hi 2, lo c)
+ *   bit 3  :            (hi 3, lo a)
+ *   bit 4  [ ] { }      (hi 5 7, lo b d)
+ * Each class is a product of a high-nibble set and a low-nibble set, so the
+ * AND of the two lookups is exact. */
+static const uint8_t JDOC_FN(cls_lo)[16] = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2 | 8, 16, 4, 2 | 16, 0, 0 };
+static const uint8_t JDOC_FN(cls_hi)[16] = { 2, 0, 1 | 4, 8, 0, 16, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0 };
+#define CLS_WS 0x03
+#define CLS_OP 0x1c
+#define CLS_BRACKET 0x10
+
+/*
+ * UTF-8 by three nibble lookups (Keiser and Lemire, "Validating UTF-8 in
+ * less than one instruction per byte"). For each byte and the byte before it
+ * (prev1), each table gives the error categories its nibble may take part in;
+ * the AND is nonzero exactly when the pair is invalid:
+ *   0x01 too short   lead (C..F) followed by a non-continuation
+ *   0x02 too long    ASCII followed by a continuation (8..B)
+ *   0x04 overlong 3  E0 followed by 80..9F
+ *   0x08 too large   F4..FF followed by 90..BF
+ *   0x10 surrogate   ED followed by A0..BF
+ *   0x20 overlong 2  C0, C1 followed by a continuation
+ *   0x40 4-byte      F0 (overlong) or F5..FF followed by 80..8F
+ *   0x80 two conts   continuation followed by continuation: valid only as the
+ *                    3rd/4th byte of a sequence, i.e. when prev2 >= E0 or
+ *                    prev3 >= F0, which is what `must23` marks with 0x80.
+ */
+static const uint8_t JDOC_FN(u8_prev_hi)[16] = {
+    0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, /* 0..7 ASCII */
+    0x80, 0x80, 0x80, 0x80,                         /* 8..B continuation */
+    0x21, 0x01, 0x15, 0x49,                         /* C, D, E, F */
+};
+static const uint8_t JDOC_FN(u8_prev_lo)[16] = {
+    0xE7, 0xA3, 0x83, 0x83, 0x8B, 0xCB, 0xCB, 0xCB,
+    0xCB, 0xCB, 0xCB, 0xCB, 0xCB, 0xDB, 0xCB, 0xCB,
+};
+static const uint8_t JDOC_FN(u8_cur_hi)[16] = {
+    0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, /* ASCII */
+    0xE6, 0xAE, 0xBA, 0xBA,                         /* 8, 9, A, B */
+    0x01, 0x01, 0x01, 0x01,                         /* leads */
+};
+
+typedef struct JDOC_FN(state) {
+    vec u8_tbl[3], cls_tbl[2];
+    vec u8_err, u8_prev, u8_max;
+    uint64_t u8_inc;
+} JDOC_FN(state);
+
+static inline vec JDOC_FN(u8_incomplete)(vec last, vec max)
+{
+    return v_subs(last, max);
+}
+
+static inline void JDOC_FN(utf8_block)(JDOC_FN(state) *t, const vec *v)
+{
+    if (blk_ascii(v)) {
+        /* an incomplete sequence at the end of the previous block followed
+         * by ASCII is an error */
+        t->u8_err = v_or(t->u8_err, v_splat((uint8_t)t->u8_inc));
+        t->u8_inc = 0;
+        t->u8_prev = v[NV - 1];
+        return;
+    }
+    vec prev = t->u8_prev, f = v_splat(0x0f);
+    for (int k = 0; k < NV; k++) {
+        vec cur = v[k];
+        vec p1 = v_prev(cur, prev, 1);
+        vec special = v_and(v_and(v_lookup16(t->u8_tbl[0], v_shr4(p1)),
+                                  v_lookup16(t->u8_tbl[1], v_and(p1, f))),
+                            v_lookup16(t->u8_tbl[2], v_shr4(cur)));
+        vec must23 = v_or(v_subs(v_prev(cur, prev, 2), v_splat(0xE0 - 0x80)),
+                          v_subs(v_prev(cur, prev, 3), v_splat(0xF0 - 0x80)));
+        t->u8_err = v_or(t->u8_err, v_xor(special, v_and(must23, v_splat(0x80))));
+        prev = cur;
+    }
+    t->u8_prev = prev;
+    t->u8_inc = v_any(JDOC_FN(u8_incomplete)(prev, t->u8_max));
+}
+
+/* Positions of the set bits of `bits`, plus `pos`, written to out[]. Writes
+ * up to 8 past the count (the caller keeps 64 entries of slack). */
+static inline void JDOC_FN(flatten)(uint32_t *out, uint64_t bits, uint32_t pos)
+{
+    int cnt = __builtin_popcountll(bits);
+    for (int i = 0; i < 8; i++) {
+        out[i] = pos + (uint32_t)ctz_nz(bits);
+        bits &= bits - 1;
+    }
+    if (cnt > 8) {
+        for (int i = 8; i < 16; i++) {
+            out[i] = pos + (uint32_t)ctz_nz(bits);
+            bits &= bits - 1;
+        }
+        for (int i = 16; bits; i++) {
+            out[i] = pos + (uint32_t)ctz_nz(bits);
+            bits &= bits - 1;
+        }
+    }
+}
+
+#define ODD_BITS 0xAAAAAAAAAAAAAAAAull
+
+static inline void JDOC_FN(block)(jdoc_s1 *s, JDOC_FN(state) *t, const uint8_t *p, uint32_t pos)
+{
+    vec v[NV];
+    for (int k = 0; k < NV; k++)
+        v[k] = v_load(p + k * VEC_BYTES);
+
+    uint64_t bs = blk_eq(v, '\\');
+    uint64_t qt = blk_eq(v, '"');
+    vec cls[NV];
+    vec f = v_splat(0x0f);
+    for (int k = 0; k < NV; k++)
+        cls[k] = v_and(v_lookup16(t->cls_tbl[0], v_and(v[k], f)), v_lookup16(t->cls_tbl[1], v_shr4(v[k])));
+    uint64_t ws = blk_test(cls, CLS_WS);
+    uint64_t op = blk_test(cls, CLS_OP);
+    uint64_t br = blk_test(cls, CLS_BRACKET);
+
+    /*
+     * Escaped bytes: those after an odd-length run of backslashes.
+     *   input      a \ \ \ " b \ \ "
+     *   bs         0 1 1 1 0 0 1 1 0
+     *   escaped    0 0 1 0 1 0 0 1 0      (the 2nd and 4th byte of "\\\\\"")
+     * A run is split into pairs from its start; subtracting the run from its
+     * own start bit plus the odd positions makes a carry ripple through each
+     * run, leaving bit set at the byte after the run exactly when the run
+     * started at an even position and ended at an odd one, or vice versa.
+     */
+    uint64_t escaped;
+    if (!bs) {
+        escaped = s->escaped;
+        s->escaped = 0;
+    } else {
+        uint64_t potential = bs & ~s->escaped;
+        uint64_t maybe = (potential << 1) | ODD_BITS;
+        uint64_t codes = (maybe - potential) ^ ODD_BITS;
+        escaped = codes ^ (bs | s->escaped);
+        s->escaped = (codes & bs) >> 63;
+    }
+
+    /*
+     * In-string mask: prefix XOR of the real quotes, so each opening quote and
+     * the bytes up to (not including) its closing quote are set:
+     *   input      [ " a b " , " c " ]
+     *   quote      0 1 0 0 1 0 1 0 1 0
+     *   in_string  0 1 1 1 0 0 1 1 0 0
+     */
+    uint64_t quote = qt & ~escaped;
+    uint64_t instr = prefix_xor(quote) ^ s->in_string;
+    s->in_string = (uint64_t)((int64_t)instr >> 63);
+
+    uint64_t ctrl = blk_le(v, 0x1f) & instr;
+    if (ctrl)
+        s->utf8_err = 1;
+
+    /* scalar bytes: outside strings, not whitespace, operator or quote;
+     * an entry at the first byte of each run */
+    uint64_t scal = ~(ws | op | quote | instr);
+    uint64_t starts = scal & ~((scal << 1) | s->scalar);
+    s->scalar = scal >> 63;
+
+    uint64_t st = (op & ~instr) | (quote & instr) | starts;
+    uint64_t brs = br & ~instr;
+
+    if (s->check_utf8)
+        JDOC_FN(utf8_block)(t, v);
+
+    uint32_t n = s->n;
+    while (brs) {
+        uint64_t low = brs & (0 - brs);
+        s->brackets[s->nb++] = n + (uint32_t)__builtin_popcountll(st & (low - 1));
+        brs ^= low;
+    }
+    JDOC_FN(flatten)(s->index + n, st, pos);
+    s->n = n + (uint32_t)__builtin_popcountll(st);
+}
+
+static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
+{
+    JDOC_FN(state) t;
+    t.u8_tbl[0] = v_table(JDOC_FN(u8_prev_hi));
+    t.u8_tbl[1] = v_table(JDOC_FN(u8_prev_lo));
+    t.u8_tbl[2] = v_table(JDOC_FN(u8_cur_hi));
+    t.cls_tbl[0] = v_table(JDOC_FN(cls_lo));
+    t.cls_tbl[1] = v_table(JDOC_FN(cls_hi));
+    {
+        /* incomplete if the last byte >= C0, the one before >= E0, the one before that >= F0 */
+        uint8_t m[VEC_BYTES];
+        memset(m, 0xFF, sizeof m);
+        m[VEC_BYTES - 3] = 0xEF;
+        m[VEC_BYTES - 2] = 0xDF;
+        m[VEC_BYTES - 1] = 0xBF;
+        t.u8_max = v_load(m);
+    }
+    t.u8_err = v_splat(0);
+    t.u8_prev = v_load(s->prev + 64 - VEC_BYTES);
+    t.u8_inc = s->utf8_inc;
+
+    size_t i = 0;
+    for (; i + 64 <= len; i += 64)
+        JDOC_FN(block)(s, &t, buf + i, (uint32_t)(s->base + i));
+    if (last && i < len) {
+        _Alignas(64) uint8_t tail[64];
+        memset(tail, ' ', sizeof tail);
+        memcpy(tail, buf + i, len - i);
+        JDOC_FN(block)(s, &t, tail, (uint32_t)(s->base + i));
+    }
+    if (v_any(t.u8_err))
+        s->utf8_err = 1;
+    if (last && t.u8_inc && s->check_utf8)
+        s->utf8_err = 1;
+    if (last && s->in_string)
+        s->utf8_err = 1;
+    memcpy(s->prev + 64 - VEC_BYTES, &t.u8_prev, VEC_BYTES);
+    s->utf8_inc = t.u8_inc;
+    if (s->utf8_err)
+        s->code = JDOC_ERR_SYNTAX; /* some error: the driver finds which with the scalar kernel */
+}
+
+const jdoc_kernel JDOC_CAT(jdoc__kernel_, JDOC_ARCH) = { JDOC_KERNEL_ID, JDOC_KERNEL_NAME, JDOC_KERNEL_REQUIRES,
+                                                        JDOC_FN(stage1) };
+
+#undef NV
+#undef ODD_BITS
+#undef CLS_WS
+#undef CLS_OP
+#undef CLS_BRACKET

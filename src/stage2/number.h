@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* Strict RFC 8259 number grammar and exact conversion (int64, uint64, double). */
+#ifndef JDOC_NUMBER_H
+#define JDOC_NUMBER_H
+#include "jdoc.h"
+
+typedef struct jdoc_num {
+    jdoc_type type;   /* JDOC_INT, JDOC_UINT or JDOC_DOUBLE */
+    size_t len;       /* bytes of the number token */
+    int64_t i;        /* JDOC_INT */
+    uint64_t u;       /* JDOC_UINT (and JDOC_INT >= 0) */
+    double d;         /* always: the correctly rounded double (±inf when beyond range) */
+    bool inf;         /* magnitude beyond double's range: jdoc_get_double says JDOC_ERR_RANGE */
+} jdoc_num;
+
+/* Parse the number that starts at p; at most `avail` bytes may be read.
+ * The token must follow the RFC 8259 grammar exactly and be followed by the
+ * end of the buffer or a delimiter (space, \t, \n, \r, ',', ']', '}', ':', '"').
+ * Returns JDOC_OK or JDOC_ERR_NUMBER; *err_off (may be NULL) gets the offset
+ * from p of the first offending byte. Never allocates. */
+jdoc_status jdoc__num_parse(const char *p, size_t avail, jdoc_num *out, size_t *err_off);
+
+/* Classify only (no double conversion): type and length, same errors. */
+jdoc_status jdoc__num_classify(const char *p, size_t avail, jdoc_num *out, size_t *err_off);
+
+#endif

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/* Differential tests: every SIMD kernel this CPU runs against the scalar reference. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "internal.h"
+#include "testutil.h"
+#include "stage1_diff.h"
+
+ParameterizedTestParameters(stage1, random_vs_scalar)
+{
+    static jdoc_kernel_id ids[] = { JDOC_KERNEL_SSE42, JDOC_KERNEL_AVX2, JDOC_KERNEL_AVX512 };
+    return cr_make_param_array(jdoc_kernel_id, ids, sizeof ids / sizeof *ids);
+}
+
+ParameterizedTest(jdoc_kernel_id *id, stage1, random_vs_scalar)
+{
+    if (!jdoc_kernel_supported(*id))
+        cr_skip_test("kernel %s: %s", jdoc_kernel_id_name(*id),
+                     jdoc_kernel_compiled(*id) ? "not supported by this CPU/OS" : "not compiled in");
+    jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR), *pk = tu_parser(*id);
+    cr_assert(ps && pk);
+    uint64_t seed = 0x9e3779b97f4a7c15ull ^ (uint64_t)*id;
+    char why[256];
+    char src[300];
+    long cases = 0, errors = 0;
+    for (size_t len = 0; len <= 300; len++) {
+        for (size_t align = 0; align < 64; align++) {
+            gen(&seed, src, len, (int)((len + align) % 4 / 2 + (len + align) % 4 / 3));
+            /* the input ends exactly at the end of its allocation */
+            char *buf = malloc(align + len + 1);
+            char *in = buf + align;
+            memcpy(in, src, len);
+            char *exact = malloc(len ? len : 1);
+            memcpy(exact, in, len);
+            bool ok = same(ps, pk, exact, len, why, sizeof why);
+            if (!ok) {
+                char hex[700] = "";
+                for (size_t k = 0; k < len && k < 200; k++)
+                    snprintf(hex + strlen(hex), sizeof hex - strlen(hex), "%02x", (unsigned char)in[k]);
+                cr_assert_fail("len %zu align %zu: %s\ninput %s", len, align, why, hex);
+            }
+            uint32_t n, nb;
+            errors += jdoc__stage1_kernel_only(ps, ps->k, exact, len, &n, &nb) != JDOC_OK;
+            cases++;
+            free(exact);
+            free(buf);
+            if (!ok)
+                goto done;
+        }
+    }
+done:
+    cr_log_info("%s: %ld cases, %ld with errors", jdoc_kernel_id_name(*id), cases, errors);
+    cr_expect(errors > cases / 10 && errors < cases * 9 / 10, "the generator should give inputs with and without string/UTF-8 errors");
+    jdoc_parser_free(ps);
+    jdoc_parser_free(pk);
+}
+
+/* Input at every alignment inside a buffer: the same structure must come out,
+ * shifted; covers block boundaries for the in-string and escape carries. */
+ParameterizedTestParameters(stage1, alignment_shift)
+{
+    static jdoc_kernel_id ids[] = { JDOC_KERNEL_SCALAR, JDOC_KERNEL_SSE42, JDOC_KERNEL_AVX2, JDOC_KERNEL_AVX512 };
+    return cr_make_param_array(jdoc_kernel_id, ids, sizeof ids / sizeof *ids);
+}
+ParameterizedTest(jdoc_kernel_id *id, stage1, alignment_shift)
+{
+    if (!jdoc_kernel_supported(*id))
+        cr_skip_test("kernel %s not supported here", jdoc_kernel_id_name(*id));
+    jdoc_parser *p = tu_parser(*id);
+    const char *body = "{\"a\\\\\":[1,\"x\\\"]\",{\"\\u00e9\":null}],\"b\":\"\xe2\x82\xac\"}";
+    size_t bl = strlen(body);
+    uint32_t ref[64];
+    uint32_t refn = 0;
+    for (size_t pad = 0; pad < 130; pad++) {
+        size_t len = pad + bl;
+        char *b = malloc(len);
+        memset(b, ' ', pad);
+        memcpy(b + pad, body, bl);
+        jdoc_doc *d;
+        cr_assert_eq(jdoc_parse(p, b, len, &d), JDOC_OK, "pad %zu: %s", pad, jdoc_last_error(p)->message);
+        if (pad == 0) {
+            refn = d->n;
+            memcpy(ref, d->index, refn * 4);
+        }
+        cr_assert_eq(d->n, refn);
+        for (uint32_t i = 0; i < refn; i++)
+            cr_assert_eq(d->index[i], ref[i] + pad, "pad %zu entry %u", pad, i);
+        free(b);
+    }
+    jdoc_parser_free(p);
+}
+
+static void corpus_dir(jdoc_kernel_id id, const char *dir, int *files)
+{
+    char **list = tu_list(dir);
+    cr_assert(list, "cannot list %s", dir);
+    jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR), *pk = tu_parser(id);
+    char why[256];
+    for (char **f = list; *f; f++) {
+        size_t len;
+        char *b = tu_read(*f, &len);
+        if (!b)
+            continue;
+        cr_expect(same(ps, pk, b, len, why, sizeof why), "%s: %s", *f, why);
+        free(b);
+        (*files)++;
+    }
+    jdoc_parser_free(ps);
+    jdoc_parser_free(pk);
+    tu_free_list(list);
+}
+
+ParameterizedTestParameters(stage1, corpus_vs_scalar)
+{
+    static jdoc_kernel_id ids[] = { JDOC_KERNEL_SSE42, JDOC_KERNEL_AVX2, JDOC_KERNEL_AVX512 };
+    return cr_make_param_array(jdoc_kernel_id, ids, sizeof ids / sizeof *ids);
+}
+ParameterizedTest(jdoc_kernel_id *id, stage1, corpus_vs_scalar)
+{
+    if (!tu_corpus_present())
+        cr_skip_test("../shared/corpus not present: corpus tests skipped");
+    if (!jdoc_kernel_supported(*id))
+        cr_skip_test("kernel %s not supported here", jdoc_kernel_id_name(*id));
+    int files = 0;
+    corpus_dir(*id, CORPUS "/standard", &files);
+    corpus_dir(*id, CORPUS "/docker", &files);
+    corpus_dir(*id, CORPUS "/conformance/jsontestsuite", &files);
+    corpus_dir(*id, CORPUS "/conformance/jsonchecker", &files);
+    cr_assert_gt(files, 400);
+}
+
+/* Inputs that end at the last byte of a readable page followed by an
+ * unreadable one: no kernel may touch the next page. */
+ParameterizedTestParameters(stage1, page_end)
+{
+    static jdoc_kernel_id ids[] = { JDOC_KERNEL_SCALAR, JDOC_KERNEL_SSE42, JDOC_KERNEL_AVX2, JDOC_KERNEL_AVX512 };
+    return cr_make_param_array(jdoc_kernel_id, ids, sizeof ids / sizeof *ids);
+}
+ParameterizedTest(jdoc_kernel_id *id, stage1, page_end)
+{
+    if (!jdoc_kernel_supported(*id))
+        cr_skip_test("kernel %s not supported here", jdoc_kernel_id_name(*id));
+    long pg = sysconf(_SC_PAGESIZE);
+    char *m = mmap(NULL, (size_t)pg * 3, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    cr_assert(m != MAP_FAILED);
+    cr_assert_eq(mprotect(m + 2 * pg, (size_t)pg, PROT_NONE), 0);
+    char *end = m + 2 * pg;
+    jdoc_parser *p = tu_parser(*id);
+    const char *docs[] = { "[1,2,3]", "{\"a\":\"\xe2\x82\xac\"}", "\"abc", "123", "[\"\\\\\"]", "{\"x\":[true]}",
+                           "\xe2\x82" };
+    for (size_t k = 0; k < sizeof docs / sizeof *docs; k++) {
+        size_t dl = strlen(docs[k]);
+        for (size_t len = dl; len < dl + 140; len++) {
+            char *in = end - len;
+            memset(in, ' ', len - dl);
+            memcpy(end - dl, docs[k], dl);
+            jdoc_doc *d;
+            jdoc_status st = jdoc_parse(p, in, len, &d);
+            if (k == 2 || k == 6)
+                cr_assert_neq(st, JDOC_OK);
+            else
+                cr_assert_eq(st, JDOC_OK, "%s len %zu: %s", docs[k], len, jdoc_last_error(p)->message);
+        }
+    }
+    jdoc_parser_free(p);
+    munmap(m, (size_t)pg * 3);
+}
+
+/* Every pair of bytes, and every lead/continuation/any triple, inside a
+ * string that straddles a 64-byte block boundary and inside one that does
+ * not: every kernel flags exactly the inputs the scalar kernel flags. */
+ParameterizedTestParameters(stage1, utf8_exhaustive)
+{
+    static jdoc_kernel_id ids[] = { JDOC_KERNEL_SSE42, JDOC_KERNEL_AVX2, JDOC_KERNEL_AVX512 };
+    return cr_make_param_array(jdoc_kernel_id, ids, sizeof ids / sizeof *ids);
+}
+ParameterizedTest(jdoc_kernel_id *id, stage1, utf8_exhaustive)
+{
+    if (!jdoc_kernel_supported(*id))
+        cr_skip_test("kernel %s not supported here", jdoc_kernel_id_name(*id));
+    jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR), *pk = tu_parser(*id);
+    char buf[80];
+    uint32_t n, nb;
+    long bad = 0;
+    for (int pos = 0; pos < 2; pos++) {
+        size_t at = pos ? 62 : 20;    /* bytes at 62,63,64: across the boundary */
+        for (unsigned a = 0x20; a < 0x100; a++)
+            for (unsigned b = 0x20; b < 0x100; b++)
+                for (unsigned c = 0; c < (a >= 0xE0 && a <= 0xF4 && b >= 0x80 && b < 0xC0 ? 0x100u : 1u); c++) {
+                    memset(buf, ' ', sizeof buf);
+                    buf[0] = '"';
+                    buf[at] = (char)a;
+                    buf[at + 1] = (char)b;
+                    buf[at + 2] = (char)(c ? c : ' ');
+                    buf[at + 3] = (char)(c ? 0x80 : ' ');  /* a 4th byte for F0..F4 */
+                    buf[78] = '"';
+                    if (a == '"' || b == '"' || c == '"' || a == '\\' || b == '\\' || c == '\\')
+                        continue;
+                    jdoc_status s1 = jdoc__stage1_kernel_only(ps, ps->k, buf, 79, &n, &nb);
+                    jdoc_status s2 = jdoc__stage1_kernel_only(pk, pk->k, buf, 79, &n, &nb);
+                    bad += s1 != JDOC_OK;
+                    if ((s1 == JDOC_OK) != (s2 == JDOC_OK))
+                        cr_assert_fail("bytes %02x %02x %02x at %zu: scalar %d, %s %d", a, b, c, at, s1,
+                                       pk->k->name, s2);
+                }
+    }
+    cr_assert_gt(bad, 1000);
+    jdoc_parser_free(ps);
+    jdoc_parser_free(pk);
+}
