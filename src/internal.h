@@ -36,7 +36,7 @@ struct jdoc_parser {
     /* decoded strings: one buffer of the document's size, each escaped string
      * decoded once; memo[i] = 1 + offset in scratch of entry i's decoding */
     char *scratch;     size_t scratch_cap, scratch_len;
-    uint32_t *memo;    size_t memo_cap;
+    uint64_t *memo;    size_t memo_cap;   /* (1 + offset) << 32 | length */
     bool memo_ready;
     uint8_t *vstack;   size_t vstack_cap;   /* jdoc_validate's container stack */
     jdoc_error err;
@@ -58,6 +58,9 @@ jdoc_status jdoc__stage1(jdoc_parser *p, const jdoc_kernel *k, const char *json,
  * none) and leaves the raw index and bracket list in p->index / p->brackets. */
 jdoc_status jdoc__stage1_kernel_only(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t len,
                                      uint32_t *n, uint32_t *nb);
+
+/* Scalar UTF-8 validation of a whole buffer; false and *err at the first bad sequence. */
+bool jdoc__utf8_check(const uint8_t *buf, size_t len, size_t *err);
 
 static inline bool jdoc__is_ws(unsigned char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 

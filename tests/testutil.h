@@ -15,6 +15,7 @@
  * read past its end). NULL if missing. */
 static inline char *tu_read(const char *path, size_t *len)
 {
+    *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;

@@ -137,3 +137,19 @@ out:
 }
 
 const jdoc_kernel jdoc__kernel_scalar = { JDOC_KERNEL_SCALAR, "scalar", 0, stage1_scalar };
+
+bool jdoc__utf8_check(const uint8_t *buf, size_t len, size_t *err)
+{
+    jdoc_s1 s;
+    memset(&s, 0, offsetof(jdoc_s1, prev));
+    for (size_t i = 0; i < len; i++)
+        if (!utf8_step(&s, buf[i], i)) {
+            *err = s.offset;
+            return false;
+        }
+    if (s.seq_need) {
+        *err = s.seq_start;
+        return false;
+    }
+    return true;
+}

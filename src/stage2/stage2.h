@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/* Stage 2 internals: compiled path steps and the walk over the structural index. */
+#ifndef JDOC_STAGE2_H
+#define JDOC_STAGE2_H
+#include "internal.h"
+
+/*
+ * A path is a list of steps. A step names a member key and, when the key is
+ * an array index in the path's syntax, the index too (0-based): a digits-only
+ * key selects a member of an object and an element of an array.
+ *   Oj::Doc  "/a/2/b"   -> key "a" | key "2", index 1 | key "b"   (1-based)
+ *   Pointer  "/a/2/b"   -> key "a" | key "2", index 2 | key "b"   (0-based)
+ */
+enum { STEP_KEY, STEP_UP };
+
+typedef struct jdoc_step {
+    uint8_t kind;      /* STEP_KEY or STEP_UP ("..") */
+    bool plain;        /* the key has no '"', '\\' or byte < 0x20: raw bytes compare */
+    uint32_t klen;
+    const char *key;   /* decoded key (path escapes resolved) */
+    uint64_t index;    /* array index, or NO_INDEX */
+} jdoc_step;
+#define NO_INDEX UINT64_MAX
+
+struct jdoc_path {
+    jdoc_allocator a;
+    bool absolute;     /* Oj paths starting with '/' restart at the root */
+    uint32_t n;
+    jdoc_step *steps;
+    char *keys;        /* storage of the decoded keys */
+};
+
+/* Compile into caller storage: steps[0..max_steps) and keybuf[0..keycap).
+ * JDOC_ERR_NOMEM when they are too small (the caller then allocates). */
+jdoc_status jdoc__path_parse(const char *expr, size_t len, jdoc_syntax syntax, jdoc_step *steps, uint32_t max_steps,
+                             char *keybuf, size_t keycap, uint32_t *n, bool *absolute);
+
+/* Walk steps from entry `from` of document d. `path_start` is the entry the
+ * path's ".." may not climb above without searching for parents. */
+jdoc_status jdoc__walk(const jdoc_doc *d, uint32_t from, const jdoc_step *steps, uint32_t n, uint32_t *out);
+
+/* The entry after the value that starts at entry v, or UINT32_MAX when the
+ * entry at v cannot start a value. */
+static inline uint32_t jdoc__skip(const jdoc_doc *d, uint32_t v)
+{
+    char c = d->json[d->index[v]];
+    if (c == '{' || c == '[')
+        return d->jump[v] + 1;
+    if (c == '}' || c == ']' || c == ',' || c == ':')
+        return UINT32_MAX;
+    return v + 1;
+}
+
+/* End (exclusive) of the raw body of the string whose opening quote is entry e. */
+static inline uint32_t jdoc__string_end(const jdoc_doc *d, uint32_t e)
+{
+    uint32_t q = d->index[e + 1];
+    while (q > d->index[e] + 1 && d->json[q - 1] != '"')
+        q--;
+    return q - 1;
+}
+
+/* Does the member key at entry k (an opening quote) equal step s? */
+bool jdoc__key_eq(const jdoc_doc *d, uint32_t k, const jdoc_step *s);
+
+/* Entry of the container that holds entry e (UINT32_MAX for the root). */
+uint32_t jdoc__parent(const jdoc_doc *d, uint32_t e);
+
+#endif

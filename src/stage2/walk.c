@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Moving over the structural index: find a member or an element, skip whole
+ * containers through jump[] (one step, whatever their size), iterate. Never
+ * decodes values; decodes a key only when the document's key has a backslash.
+ *
+ * An object's entries are   {  "k  :  v...  ,  "k  :  v...  }
+ * an array's                [  v...  ,  v...  ]
+ * where v... is one entry for a scalar or string and the whole span from a
+ * bracket to its match for a container. Stage 1 checked the brackets only, so
+ * every other expectation here is checked and reported as JDOC_ERR_SYNTAX.
+ */
+#include <stdlib.h>
+#include "stage2.h"
+#include "strdec.h"
+
+#define J(d, e) ((d)->json[(d)->index[e]])
+
+bool jdoc__key_eq(const jdoc_doc *d, uint32_t k, const jdoc_step *s)
+{
+    const char *raw = d->json + d->index[k] + 1;
+    size_t rawlen = jdoc__string_end(d, k) - (d->index[k] + 1);
+    if (rawlen == s->klen)
+        return memcmp(raw, s->key, rawlen) == 0 && (s->plain || !memchr(raw, '\\', rawlen));
+    /* an escaped key decodes to fewer bytes than it has */
+    if (rawlen > s->klen && (raw[0] == '\\' || (s->klen && raw[0] == s->key[0])) && memchr(raw, '\\', rawlen))
+        return jdoc__str_equals(raw, rawlen, s->key, s->klen) == 1;
+    return false;
+}
+
+/* Member of object o whose key matches s: its value entry in *out. */
+static jdoc_status find_key(const jdoc_doc *d, uint32_t o, const jdoc_step *s, uint32_t *out)
+{
+    uint32_t i = o + 1;
+    if (J(d, i) == '}')
+        return JDOC_ERR_NOT_FOUND;
+    for (;;) {
+        if (JDOC_UNLIKELY(J(d, i) != '"' || J(d, i + 1) != ':'))
+            return JDOC_ERR_SYNTAX;
+        uint32_t v = i + 2, next = jdoc__skip(d, v);
+        if (JDOC_UNLIKELY(next == UINT32_MAX))
+            return JDOC_ERR_SYNTAX;
+        if (jdoc__key_eq(d, i, s)) {
+            *out = v;
+            return JDOC_OK;
+        }
+        char c = J(d, next);
+        if (c == ',')
+            i = next + 1;
+        else if (c == '}')
+            return JDOC_ERR_NOT_FOUND;
+        else
+            return JDOC_ERR_SYNTAX;
+    }
+}
+
+/* Element `n` (0-based) of array a. */
+static jdoc_status find_nth(const jdoc_doc *d, uint32_t a, uint64_t n, uint32_t *out)
+{
+    uint32_t i = a + 1;
+    if (J(d, i) == ']')
+        return JDOC_ERR_NOT_FOUND;
+    for (uint64_t k = 0;; k++) {
+        uint32_t next = jdoc__skip(d, i);
+        if (JDOC_UNLIKELY(next == UINT32_MAX))
+            return JDOC_ERR_SYNTAX;
+        if (k == n) {
+            *out = i;
+            return JDOC_OK;
+        }
+        char c = J(d, next);
+        if (c == ',')
+            i = next + 1;
+        else if (c == ']')
+            return JDOC_ERR_NOT_FOUND;
+        else
+            return JDOC_ERR_SYNTAX;
+    }
+}
+
+static inline jdoc_status step_into(const jdoc_doc *d, uint32_t at, const jdoc_step *s, uint32_t *out)
+{
+    char c = J(d, at);
+    if (c == '{')
+        return find_key(d, at, s, out);
+    if (c == '[')
+        return s->index == NO_INDEX ? JDOC_ERR_NOT_FOUND : find_nth(d, at, s->index, out);
+    return JDOC_ERR_NOT_FOUND;   /* a scalar has no members */
+}
+
+/* The container holding entry e: descend from the root, choosing at each
+ * level the child whose span contains e. */
+uint32_t jdoc__parent(const jdoc_doc *d, uint32_t e)
+{
+    uint32_t c = 0, parent = UINT32_MAX;
+    while (c != e) {
+        char o = J(d, c);
+        if ((o != '{' && o != '[') || e > d->jump[c])
+            return UINT32_MAX;
+        uint32_t i = c + 1, found = UINT32_MAX;
+        while (i < d->jump[c]) {
+            uint32_t v = o == '{' ? i + 2 : i;
+            uint32_t next = jdoc__skip(d, v);
+            if (next == UINT32_MAX)
+                return UINT32_MAX;
+            if (e >= v && e < next) {
+                found = v;
+                break;
+            }
+            i = next + 1;
+        }
+        if (found == UINT32_MAX)
+            return UINT32_MAX;
+        parent = c;
+        c = found;
+    }
+    return parent;
+}
+
+jdoc_status jdoc__walk(const jdoc_doc *d, uint32_t from, const jdoc_step *steps, uint32_t n, uint32_t *out)
+{
+    uint32_t at = from;
+    for (uint32_t k = 0; k < n; k++) {
+        jdoc_status st;
+        if (steps[k].kind == STEP_UP) {
+            uint32_t up = jdoc__parent(d, at);
+            if (up == UINT32_MAX)
+                return JDOC_ERR_NOT_FOUND;
+            at = up;
+            continue;
+        }
+        if ((st = step_into(d, at, &steps[k], &at)) != JDOC_OK)
+            return st;
+    }
+    *out = at;
+    return JDOC_OK;
+}
+
+static bool valid_value(jdoc_value v)
+{
+    return v.doc && v.idx < v.doc->n && v.doc->parser->has_doc && v.doc == &v.doc->parser->doc;
+}
+
+/* Paths up to this size are compiled on the stack: no allocation. */
+#define STACK_STEPS 64
+#define STACK_KEYS 1024
+
+static jdoc_status fetch_expr(jdoc_value from, const char *expr, size_t len, jdoc_syntax syn, jdoc_value *out)
+{
+    if (!out)
+        return JDOC_ERR_ARG;
+    *out = (jdoc_value){ 0 };
+    if (!valid_value(from) || (!expr && len))
+        return JDOC_ERR_ARG;
+    jdoc_step steps[STACK_STEPS];
+    char keys[STACK_KEYS];
+    uint32_t n;
+    bool abs;
+    jdoc_status st = jdoc__path_parse(expr, len, syn, steps, STACK_STEPS, keys, sizeof keys, &n, &abs);
+    if (st == JDOC_ERR_NOMEM) {
+        /* a long path: compile it with the parser's allocator */
+        jdoc_path *p = jdoc_path_compile_ex(expr, len, syn, &from.doc->parser->a, &st);
+        if (!p)
+            return st;
+        st = jdoc_fetch_path(from, p, out);
+        jdoc_path_free(p);
+        return st;
+    }
+    if (st != JDOC_OK)
+        return st;
+    uint32_t at;
+    st = jdoc__walk(from.doc, abs ? 0 : from.idx, steps, n, &at);
+    if (st == JDOC_OK)
+        *out = (jdoc_value){ from.doc, at };
+    return st;
+}
+
+jdoc_status jdoc_fetch(jdoc_value from, const char *path, jdoc_value *out)
+{
+    return fetch_expr(from, path, path ? strlen(path) : 0, JDOC_SYNTAX_OJ, out);
+}
+
+jdoc_status jdoc_pointer(jdoc_value from, const char *ptr, size_t len, jdoc_value *out)
+{
+    return fetch_expr(from, ptr, len, JDOC_SYNTAX_POINTER, out);
+}
+
+jdoc_status jdoc_fetch_path(jdoc_value from, const jdoc_path *p, jdoc_value *out)
+{
+    if (!out)
+        return JDOC_ERR_ARG;
+    *out = (jdoc_value){ 0 };
+    if (!valid_value(from) || !p)
+        return JDOC_ERR_ARG;
+    uint32_t at;
+    jdoc_status st = jdoc__walk(from.doc, p->absolute ? 0 : from.idx, p->steps, p->n, &at);
+    if (st == JDOC_OK)
+        *out = (jdoc_value){ from.doc, at };
+    return st;
+}
+
+/*
+ * Many paths from one object in one pass over its members: each member key is
+ * compared with the first step of every path still pending, and each path
+ * that matches continues from that member's value. Paths that start with an
+ * index or "..", absolute or empty ones, and all paths from a non-object are
+ * resolved one by one. Batches of 64 paths.
+ */
+static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n, jdoc_value *out, jdoc_status *st)
+{
+    const jdoc_doc *d = from.doc;
+    bool object = J(d, from.idx) == '{';
+    uint64_t pending = 0;
+    for (size_t k = 0; k < n; k++) {
+        const jdoc_path *p = paths[k];
+        out[k] = (jdoc_value){ 0 };
+        if (!p)
+            st[k] = JDOC_ERR_ARG;
+        else if (object && !p->absolute && p->n > 0 && p->steps[0].kind == STEP_KEY) {
+            st[k] = JDOC_ERR_NOT_FOUND;
+            pending |= 1ull << k;
+        } else
+            st[k] = jdoc_fetch_path(from, p, &out[k]);
+    }
+    if (!pending)
+        return;
+    uint32_t i = from.idx + 1;
+    if (J(d, i) == '}')
+        return;
+    for (;;) {
+        if (JDOC_UNLIKELY(J(d, i) != '"' || J(d, i + 1) != ':'))
+            break;
+        uint32_t v = i + 2, next = jdoc__skip(d, v);
+        if (JDOC_UNLIKELY(next == UINT32_MAX))
+            break;
+        for (uint64_t m = pending; m; m &= m - 1) {
+            int k = __builtin_ctzll(m);
+            const jdoc_path *p = paths[k];
+            if (!jdoc__key_eq(d, i, &p->steps[0]))
+                continue;
+            pending &= ~(1ull << k);
+            uint32_t at;
+            st[k] = jdoc__walk(d, v, p->steps + 1, p->n - 1, &at);
+            if (st[k] == JDOC_OK)
+                out[k] = (jdoc_value){ d, at };
+        }
+        char c = J(d, next);
+        if (!pending || c == '}')
+            return;
+        if (c != ',')
+            break;
+        i = next + 1;
+    }
+    for (uint64_t m = pending; m; m &= m - 1)   /* the object is malformed */
+        st[__builtin_ctzll(m)] = JDOC_ERR_SYNTAX;
+}
+
+jdoc_status jdoc_fetch_many(jdoc_value from, const jdoc_path *const *paths, size_t n, jdoc_value *out,
+                            jdoc_status *each)
+{
+    if (!out || (!paths && n))
+        return JDOC_ERR_ARG;
+    jdoc_status first = JDOC_OK, st[64];
+    for (size_t base = 0; base < n; base += 64) {
+        size_t m = n - base < 64 ? n - base : 64;
+        if (valid_value(from)) {
+            fetch_batch(from, paths + base, m, out + base, st);
+        } else {
+            for (size_t k = 0; k < m; k++) {
+                out[base + k] = (jdoc_value){ 0 };
+                st[k] = JDOC_ERR_ARG;
+            }
+        }
+        for (size_t k = 0; k < m; k++) {
+            if (each)
+                each[base + k] = st[k];
+            if (first == JDOC_OK)
+                first = st[k];
+        }
+    }
+    return first;
+}
+
+/* ---- iteration ---- */
+
+jdoc_status jdoc_iter_init(jdoc_value c, jdoc_iter *it)
+{
+    if (!it)
+        return JDOC_ERR_ARG;
+    memset(it, 0, sizeof *it);
+    if (!valid_value(c))
+        return JDOC_ERR_ARG;
+    char o = J(c.doc, c.idx);
+    if (o != '{' && o != '[')
+        return JDOC_ERR_TYPE;
+    it->doc = c.doc;
+    it->object = o == '{';
+    it->pos = c.idx + 1;
+    it->end = c.doc->jump[c.idx];
+    it->key = UINT32_MAX;
+    return JDOC_OK;
+}
+
+bool jdoc_iter_next(jdoc_iter *it, jdoc_value *val)
+{
+    if (!it || !it->doc || it->status != JDOC_OK || it->pos >= it->end)
+        return false;
+    const jdoc_doc *d = it->doc;
+    uint32_t i = it->pos, v = i;
+    if (it->object) {
+        if (J(d, i) != '"' || J(d, i + 1) != ':')
+            goto bad;
+        v = i + 2;
+    }
+    uint32_t next = jdoc__skip(d, v);
+    if (next == UINT32_MAX || next > it->end)
+        goto bad;
+    if (J(d, next) == ',') {
+        if (next + 1 >= it->end)   /* trailing comma */
+            goto bad;
+        it->pos = next + 1;
+    } else if (next == it->end) {
+        it->pos = next;
+    } else {
+        goto bad;
+    }
+    it->key = it->object ? i : UINT32_MAX;
+    it->n++;
+    if (val)
+        *val = (jdoc_value){ d, v };
+    return true;
+bad:
+    it->status = JDOC_ERR_SYNTAX;
+    it->pos = it->end;
+    return false;
+}
+
+size_t jdoc_count(jdoc_value v)
+{
+    jdoc_iter it;
+    if (jdoc_iter_init(v, &it) != JDOC_OK)
+        return 0;
+    size_t n = 0;
+    while (jdoc_iter_next(&it, NULL))
+        n++;
+    return n;
+}
