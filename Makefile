@@ -39,8 +39,16 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_LIBS = -lcriterion -lm -lpthread
 
+# Fragments add to EXTRA_ALL (built by `make`), EXTRA_CHECKS (run by `make test`),
+# EXTRA_INSTALL (installed by `make install`) and define their own targets.
+EXTRA_ALL :=
+EXTRA_CHECKS :=
+EXTRA_INSTALL :=
+-include cli/cli.mk
+-include bench/bench.mk
+
 .PHONY: all lib test check check-unit check-arm64 install clean bench
-all: lib $(TEST_BIN)
+all: lib $(TEST_BIN) $(EXTRA_ALL)
 lib: $(BUILD)/libjdoc.a $(BUILD)/libjdoc.so
 
 $(BUILD)/obj/%.o: %.c
@@ -62,7 +70,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libjdoc.a $(wildcard tests/*.h)
 check-unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; ./$$t --jobs 2; done
 
-test: check-unit
+test: check-unit $(EXTRA_CHECKS)
 	@if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1; then \
 	    $(MAKE) --no-print-directory check-arm64; \
 	else echo "check-arm64: skipped (aarch64-linux-gnu-gcc or qemu-aarch64 not installed)"; fi
@@ -87,9 +95,9 @@ install: lib
 	ln -sf libjdoc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libjdoc.so.$(SOMAJOR)
 	ln -sf libjdoc.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libjdoc.so
 	install -m 644 $(BUILD)/jdoc.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	@for f in $(EXTRA_INSTALL); do install -d $(DESTDIR)$(PREFIX)/bin && install -m 755 $$f $(DESTDIR)$(PREFIX)/bin/; done
 
 clean:
 	rm -rf $(BUILD)
 
--include bench/bench.mk
 -include $(LIB_OBJ:.o=.d)

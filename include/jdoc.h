@@ -286,6 +286,100 @@ JDOC_API jdoc_status jdoc_fetch_many(jdoc_value from, const jdoc_path *const *pa
  *  the first error, with its offset in jdoc_last_error. */
 JDOC_API jdoc_status jdoc_validate(const jdoc_doc *d);
 
+
+/* ------------------------------------------------------------------------ */
+/* Diagnostics                                                              */
+/* ------------------------------------------------------------------------ */
+
+/** The path of value `v` from its document's root, in `syntax` (Oj: 1-based,
+ *  "/" for the root; pointer: 0-based, "" for the root), written to buf
+ *  (NUL-terminated when cap > 0, truncated to fit). Returns the full length.
+ *  Costs a walk from the root. */
+JDOC_API size_t jdoc_path_of(jdoc_value v, jdoc_syntax syntax, char *buf, size_t cap);
+
+/** Explain a fetch: walk `path` (in `syntax`) from `from` as jdoc_fetch does,
+ *  and when it lands on a scalar, check that scalar in full. Returns the same
+ *  status as the fetch (or the scalar's JDOC_ERR_NUMBER / JDOC_ERR_STRING /
+ *  JDOC_ERR_SYNTAX), fills *err (may be NULL) with the byte offset where the
+ *  walk stopped or the error is, and writes to `where` the path of the last
+ *  value reached (in `syntax`). For error messages; not for hot loops. */
+JDOC_API jdoc_status jdoc_explain(jdoc_value from, const char *path, size_t len, jdoc_syntax syntax,
+                                  jdoc_error *err, char *where, size_t cap);
+
+/** A value as compact JSON: the source text without the whitespace outside
+ *  strings (strings, numbers and literals as in the source). Writes up to cap
+ *  bytes and a NUL when there is room; returns the full length. Iterative. */
+JDOC_API size_t jdoc_dump(jdoc_value v, char *buf, size_t cap);
+
+/* ------------------------------------------------------------------------ */
+/* The Oj::Doc cursor                                                       */
+/* ------------------------------------------------------------------------ */
+
+/** A position in a document with the path that led there, as Ruby's Oj::Doc
+ *  keeps one: home, move, where, local_key, relative fetch with "..", and
+ *  iteration over children and leaves. Created with the parser's allocator,
+ *  valid as long as its document; free with jdoc_cursor_free. */
+typedef struct jdoc_cursor jdoc_cursor;
+
+/** A cursor at the root of d; NULL when out of memory or d is not current. */
+JDOC_API jdoc_cursor *jdoc_cursor_new(const jdoc_doc *d);
+JDOC_API void jdoc_cursor_free(jdoc_cursor *c);
+/** Back to the root (Oj::Doc#home). */
+JDOC_API void jdoc_cursor_home(jdoc_cursor *c);
+/** The value at the cursor. */
+JDOC_API jdoc_value jdoc_cursor_value(const jdoc_cursor *c);
+/** Depth of the cursor: 0 at the root. */
+JDOC_API size_t jdoc_cursor_depth(const jdoc_cursor *c);
+/** Move along an Oj path, relative to the cursor or absolute, ".." allowed
+ *  (Oj::Doc#move). On error the cursor does not move. */
+JDOC_API jdoc_status jdoc_cursor_move(jdoc_cursor *c, const char *path);
+/** Fetch along an Oj path from the cursor without moving it; ".." climbs
+ *  the cursor's own path (Oj::Doc#fetch). NULL or "" is the cursor's value. */
+JDOC_API jdoc_status jdoc_cursor_fetch(const jdoc_cursor *c, const char *path, jdoc_value *out);
+/** The cursor's path, Oj syntax (Oj::Doc#where): "/" at the root, else
+ *  "/Containers/2/Names/1"; a '/' in a key is written "\/". NUL-terminated
+ *  when cap > 0; returns the full length. */
+JDOC_API size_t jdoc_cursor_where(const jdoc_cursor *c, char *buf, size_t cap);
+/** The key of the cursor's value in its object (*key, *len, decoded), or its
+ *  1-based index in its array (*index; *key = NULL). JDOC_ERR_NOT_FOUND at the
+ *  root (Oj::Doc#local_key). */
+JDOC_API jdoc_status jdoc_cursor_local_key(const jdoc_cursor *c, const char **key, size_t *len, uint64_t *index);
+/** Down to the first child (JDOC_ERR_NOT_FOUND when empty or a scalar), to the
+ *  next sibling (JDOC_ERR_NOT_FOUND after the last), or up one level. */
+JDOC_API jdoc_status jdoc_cursor_first_child(jdoc_cursor *c);
+JDOC_API jdoc_status jdoc_cursor_next_sibling(jdoc_cursor *c);
+JDOC_API jdoc_status jdoc_cursor_up(jdoc_cursor *c);
+
+/** Callback for the each_* walks; the cursor is at the visited value. Return
+ *  nonzero to stop the walk. Must not move the cursor (or must restore it). */
+typedef int (*jdoc_visit_fn)(jdoc_cursor *c, void *ud);
+/** Visit every child of the cursor's value, in document order (Oj::Doc#each_child). */
+JDOC_API jdoc_status jdoc_cursor_each_child(jdoc_cursor *c, jdoc_visit_fn fn, void *ud);
+/** Visit every leaf (every scalar: empty containers are not leaves, as in
+ *  Oj::Doc) at or below the cursor's value, depth first, without recursion
+ *  (Oj::Doc#each_leaf). The cursor returns to where it was. */
+JDOC_API jdoc_status jdoc_cursor_each_leaf(jdoc_cursor *c, jdoc_visit_fn fn, void *ud);
+
+/* ------------------------------------------------------------------------ */
+/* Document streams (NDJSON, concatenated JSON)                             */
+/* ------------------------------------------------------------------------ */
+
+/** Start reading documents separated by whitespace (or not separated at all,
+ *  like `{...}{...}`) from buf[0..len), with one index for the whole buffer.
+ *  Ends any previous document or stream of the parser. */
+JDOC_API jdoc_status jdoc_stream_begin(jdoc_parser *p, const char *buf, size_t len);
+/** The next document: returns false at the end of the buffer. Otherwise *st
+ *  is JDOC_OK and *doc the document (valid until the next call on p), or an
+ *  error for a damaged document: jdoc_last_error(p) then has the message and
+ *  its byte offset in buf, *doc is NULL, and the next call goes on after it
+ *  (after the end of its line when the damage leaves no better place). */
+JDOC_API bool jdoc_stream_next(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st);
+/** Number of documents returned so far, damaged ones included (so the
+ *  1-based number of the last one). */
+JDOC_API size_t jdoc_stream_count(const jdoc_parser *p);
+/** Byte offset in the stream buffer of the last document returned. */
+JDOC_API size_t jdoc_stream_offset(const jdoc_parser *p);
+
 #ifdef __cplusplus
 }
 #endif

@@ -40,8 +40,20 @@ struct jdoc_parser {
     bool memo_ready;
     uint8_t *vstack;   size_t vstack_cap;   /* jdoc_validate's container stack */
     jdoc_error err;
-    char errpath[512];
     jdoc_doc doc;
+    struct jdoc_stream_state {
+        const char *buf;
+        size_t len;
+        size_t pos;          /* where indexing starts again */
+        size_t count;        /* documents returned, damaged ones included */
+        size_t last;         /* offset of the last document returned */
+        bool active, indexed;
+        uint32_t n, nb;      /* entries and bracket entries indexed */
+        uint32_t next, bk;   /* next document's first entry and bracket entry */
+        jdoc_status err;     /* kernel error where the index stops */
+        size_t err_off;
+        const char *err_msg;
+    } st;
 };
 
 void *jdoc__alloc(jdoc_parser *p, size_t size);
@@ -61,6 +73,12 @@ jdoc_status jdoc__stage1_kernel_only(jdoc_parser *p, const jdoc_kernel *k, const
 
 /* Scalar UTF-8 validation of a whole buffer; false and *err at the first bad sequence. */
 bool jdoc__utf8_check(const uint8_t *buf, size_t len, size_t *err);
+
+/* Match the container at entry s (brackets[*bk]) up to its closing entry. */
+jdoc_status jdoc__match_container(jdoc_parser *p, const char *json, size_t eof, uint32_t s, uint32_t rel,
+                                  uint32_t *bk, uint32_t nb, uint32_t *end);
+/* Check that entry offset `at` can start a document (a scalar root in full). */
+jdoc_status jdoc__check_root(jdoc_parser *p, const char *json, size_t len, uint32_t at);
 
 static inline bool jdoc__is_ws(unsigned char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 

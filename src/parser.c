@@ -141,6 +141,7 @@ jdoc_status jdoc_parse(jdoc_parser *p, const char *json, size_t len, jdoc_doc **
     p->has_doc = false;
     p->memo_ready = false;
     p->scratch_len = 0;
+    p->st.active = false;
     if (!doc || (!json && len))
         return jdoc__fail(p, JDOC_ERR_ARG, 0, "NULL argument");
     if ((uint64_t)len > UINT32_MAX)

@@ -12,12 +12,14 @@
 
 extern const jdoc_kernel jdoc__kernel_scalar;
 
-static jdoc_status run_kernel(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t len, jdoc_s1 *s)
+/* Index json[start..len) with kernel k; entries are offsets from json. */
+static jdoc_status run_kernel(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t start, size_t len,
+                              jdoc_s1 *s)
 {
     memset(s, 0, offsetof(jdoc_s1, prev));
     memset(s->prev, 0, sizeof s->prev);
     s->check_utf8 = !p->trust_utf8;
-    size_t pos = 0;
+    size_t pos = start;
     do {
         size_t chunk = len - pos < CHUNK ? len - pos : CHUNK;
         /* room for every byte of the chunk being an entry, 64 of slack for
@@ -38,7 +40,7 @@ jdoc_status jdoc__stage1_kernel_only(jdoc_parser *p, const jdoc_kernel *k, const
                                      uint32_t *n, uint32_t *nb)
 {
     jdoc_s1 s;
-    if (run_kernel(p, k, json, len, &s))
+    if (run_kernel(p, k, json, 0, len, &s))
         return JDOC_ERR_NOMEM;
     *n = s.n;
     *nb = s.nb;
@@ -75,33 +77,20 @@ static jdoc_status check_root_scalar(jdoc_parser *p, const char *json, size_t le
 }
 
 /*
- * Match brackets over the bracket entries only. The open containers form a
- * stack threaded through jump[]: while a container is open, jump[its entry]
- * holds the entry of the container around it; when it closes, its closing
- * entry. No memory beyond jump[] is needed, and depth is a counter.
+ * Match the brackets of the container whose opening bracket is entry `s`,
+ * which is brackets[*bk], walking the bracket entries only, until it closes
+ * at *end. The open containers form a stack threaded through jump[]: while a
+ * container is open, jump[its entry] holds the entry of the container around
+ * it; once closed, its closing entry. Stored entries are relative to `rel`
+ * (the document's first entry). No memory beyond jump[] is needed.
  */
-static jdoc_status match_brackets(jdoc_parser *p, const char *json, size_t len, uint32_t n, uint32_t nb)
+jdoc_status jdoc__match_container(jdoc_parser *p, const char *json, size_t eof, uint32_t s, uint32_t rel,
+                                  uint32_t *bk, uint32_t nb, uint32_t *end)
 {
     const uint32_t *idx = p->index, *br = p->brackets;
     uint32_t *jump = p->jump;
-    char c0 = json[idx[0]];
-
-    if (c0 == ']' || c0 == '}' || c0 == ':' || c0 == ',')
-        return jdoc__fail(p, JDOC_ERR_SYNTAX, idx[0], "expected a value");
-    if (c0 != '[' && c0 != '{') {
-        /* scalar or string root: it must be the only entry */
-        if (is_scalar_start(c0)) {
-            jdoc_status st = check_root_scalar(p, json, len, idx[0]);
-            if (st != JDOC_OK)
-                return st;
-        }
-        if (n > 1)
-            return jdoc__fail(p, JDOC_ERR_SYNTAX, idx[1], "text after the root value");
-        return JDOC_OK;
-    }
-
     uint32_t top = UINT32_MAX, depth = 0, max = p->max_depth;
-    for (uint32_t k = 0; k < nb; k++) {
+    for (uint32_t k = *bk; k < nb; k++) {
         uint32_t e = br[k];
         char c = json[idx[e]];
         if (c == '[' || c == '{') {
@@ -117,25 +106,38 @@ static jdoc_status match_brackets(jdoc_parser *p, const char *json, size_t len, 
         if (JDOC_UNLIKELY((o == '[') != (c == ']')))
             return jdoc__fail(p, JDOC_ERR_SYNTAX, idx[e], c == ']' ? "expected '}' before ']'" : "expected ']' before '}'");
         uint32_t up = jump[top];
-        jump[top] = e;
+        jump[top] = e - rel;
         top = up;
-        depth--;
-        if (top == UINT32_MAX && e + 1 < n)
-            return jdoc__fail(p, JDOC_ERR_SYNTAX, idx[e + 1], "text after the root value");
+        if (--depth == 0) {
+            *bk = k + 1;
+            *end = e;
+            return JDOC_OK;
+        }
     }
-    if (top != UINT32_MAX)
-        return jdoc__fail(p, JDOC_ERR_SYNTAX, len, json[idx[top]] == '[' ? "unclosed '['" : "unclosed '{'");
+    (void)s;
+    return jdoc__fail(p, JDOC_ERR_SYNTAX, eof, json[idx[top]] == '[' ? "unclosed '['" : "unclosed '{'");
+}
+
+/* The first entry of a document must start a value; a scalar root must be a
+ * literal or a number in full. */
+jdoc_status jdoc__check_root(jdoc_parser *p, const char *json, size_t len, uint32_t at)
+{
+    char c0 = json[at];
+    if (c0 == ']' || c0 == '}' || c0 == ':' || c0 == ',')
+        return jdoc__fail(p, JDOC_ERR_SYNTAX, at, "expected a value");
+    if (is_scalar_start(c0))
+        return check_root_scalar(p, json, len, at);
     return JDOC_OK;
 }
 
 jdoc_status jdoc__stage1(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t len)
 {
     jdoc_s1 s;
-    if (run_kernel(p, k, json, len, &s))
+    if (run_kernel(p, k, json, 0, len, &s))
         return jdoc__fail(p, JDOC_ERR_NOMEM, 0, "out of memory");
     if (s.code != JDOC_OK && k != &jdoc__kernel_scalar) {
         /* SIMD kernels detect errors by block; the scalar kernel says which came first */
-        if (run_kernel(p, &jdoc__kernel_scalar, json, len, &s))
+        if (run_kernel(p, &jdoc__kernel_scalar, json, 0, len, &s))
             return jdoc__fail(p, JDOC_ERR_NOMEM, 0, "out of memory");
     }
     if (s.code != JDOC_OK)
@@ -144,9 +146,15 @@ jdoc_status jdoc__stage1(jdoc_parser *p, const jdoc_kernel *k, const char *json,
         return jdoc__fail(p, JDOC_ERR_SYNTAX, len, len ? "no value: only whitespace" : "no value: empty input");
     if (jdoc__reserve(p, (void **)&p->jump, &p->jump_cap, (size_t)s.n + 1, 4))
         return jdoc__fail(p, JDOC_ERR_NOMEM, 0, "out of memory");
-    jdoc_status st = match_brackets(p, json, len, s.n, s.nb);
+    jdoc_status st = jdoc__check_root(p, json, len, p->index[0]);
     if (st != JDOC_OK)
         return st;
+    uint32_t end = 0, bk = 0;
+    char c0 = json[p->index[0]];
+    if ((c0 == '[' || c0 == '{') && (st = jdoc__match_container(p, json, len, 0, 0, &bk, s.nb, &end)) != JDOC_OK)
+        return st;
+    if (end + 1 < s.n)
+        return jdoc__fail(p, JDOC_ERR_SYNTAX, p->index[end + 1], "text after the root value");
     p->index[s.n] = (uint32_t)len;
     p->doc.parser = p;
     p->doc.json = json;
@@ -156,3 +164,137 @@ jdoc_status jdoc__stage1(jdoc_parser *p, const jdoc_kernel *k, const char *json,
     p->doc.jump = p->jump;
     return JDOC_OK;
 }
+
+/* ---- document streams ----
+ * The stream is indexed from a resync point to its end (or to the first
+ * kernel-level error, located exactly by the scalar kernel); documents are cut
+ * from that index one root value at a time. A damaged document is reported,
+ * and indexing starts again after the end of the line where the damage is. */
+
+jdoc_status jdoc_stream_begin(jdoc_parser *p, const char *buf, size_t len)
+{
+    if (!p)
+        return JDOC_ERR_ARG;
+    p->has_doc = false;
+    memset(&p->st, 0, sizeof p->st);
+    if (!buf && len)
+        return jdoc__fail(p, JDOC_ERR_ARG, 0, "NULL argument");
+    if ((uint64_t)len > UINT32_MAX)
+        return jdoc__fail(p, JDOC_ERR_CAPACITY, 0, "stream of 4 GiB or more");
+    p->st.buf = buf ? buf : "";
+    p->st.len = len;
+    p->st.active = true;
+    return JDOC_OK;
+}
+
+/* (Re)index the stream from byte `from`. */
+static jdoc_status stream_index(jdoc_parser *p, size_t from)
+{
+    jdoc_s1 s;
+    struct jdoc_stream_state *t = &p->st;
+    if (run_kernel(p, p->k, t->buf, from, t->len, &s))
+        return JDOC_ERR_NOMEM;
+    if (s.code != JDOC_OK && p->k != &jdoc__kernel_scalar && run_kernel(p, &jdoc__kernel_scalar, t->buf, from, t->len, &s))
+        return JDOC_ERR_NOMEM;
+    if (jdoc__reserve(p, (void **)&p->jump, &p->jump_cap, (size_t)s.n + 1, 4))
+        return JDOC_ERR_NOMEM;
+    t->n = s.n;
+    t->nb = s.nb;
+    t->next = 0;
+    t->bk = 0;
+    t->err = s.code;
+    t->err_off = s.code ? s.offset : t->len;
+    t->err_msg = s.message;
+    t->indexed = true;
+    /* entries stop at the error: it is where the valid index ends */
+    p->index[s.n] = (uint32_t)(s.code ? s.offset : t->len);
+    return JDOC_OK;
+}
+
+/* Report a damaged document at `off` and resync after the end of its line. */
+static bool stream_damaged(jdoc_parser *p, jdoc_status code, size_t off, const char *msg, size_t start,
+                           jdoc_doc **doc, jdoc_status *st)
+{
+    struct jdoc_stream_state *t = &p->st;
+    jdoc__fail(p, code, off, msg);
+    const char *nl = off < t->len ? memchr(t->buf + off, '\n', t->len - off) : NULL;
+    t->pos = nl ? (size_t)(nl - t->buf) + 1 : t->len;
+    t->indexed = false;
+    t->count++;
+    t->last = start;
+    *doc = NULL;
+    *st = code;
+    return true;
+}
+
+bool jdoc_stream_next(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
+{
+    jdoc_status dummy;
+    if (!st)
+        st = &dummy;
+    if (!p || !doc || !p->st.active) {
+        *st = JDOC_ERR_ARG;
+        return false;
+    }
+    struct jdoc_stream_state *t = &p->st;
+    p->has_doc = false;
+    p->memo_ready = false;
+    p->scratch_len = 0;
+    *doc = NULL;
+    if (!t->indexed) {
+        if (t->pos >= t->len)
+            return false;
+        if (stream_index(p, t->pos) != JDOC_OK) {
+            *st = jdoc__fail(p, JDOC_ERR_NOMEM, t->pos, "out of memory");
+            return true;
+        }
+    }
+    if (t->next >= t->n) {
+        if (t->err == JDOC_OK)
+            return false;
+        /* the error lies after the last whole document */
+        return stream_damaged(p, t->err, t->err_off, t->err_msg, t->err_off, doc, st);
+    }
+    const char *json = t->buf;
+    uint32_t s0 = t->next, end = s0;
+    size_t start = p->index[s0];
+    jdoc_status r = jdoc__check_root(p, json, t->err_off, (uint32_t)start);
+    if (r == JDOC_OK) {
+        char c = json[start];
+        if (c == '[' || c == '{') {
+            while (t->bk < t->nb && p->brackets[t->bk] < s0)
+                t->bk++;
+            r = jdoc__match_container(p, json, t->err_off, s0, s0, &t->bk, t->nb, &end);
+        }
+    }
+    if (r != JDOC_OK) {
+        /* a document cut short by a kernel error is damaged by that error */
+        if (t->err != JDOC_OK && p->err.offset >= t->err_off)
+            return stream_damaged(p, t->err, t->err_off, t->err_msg, start, doc, st);
+        return stream_damaged(p, r, p->err.offset, p->err.message, start, doc, st);
+    }
+    /* a scalar or string root must end before a kernel error */
+    if (t->err != JDOC_OK && end + 1 >= t->n) {
+        uint32_t tail = p->index[end];
+        char c = json[tail];
+        if (c != ']' && c != '}')
+            return stream_damaged(p, t->err, t->err_off, t->err_msg, start, doc, st);
+    }
+    t->next = end + 1;
+    t->count++;
+    t->last = start;
+    p->doc.parser = p;
+    p->doc.json = json;
+    p->doc.len = (uint32_t)(t->next < t->n ? p->index[t->next] : t->err_off);
+    p->doc.n = end - s0 + 1;
+    p->doc.index = p->index + s0;
+    p->doc.jump = p->jump + s0;
+    p->err = (jdoc_error){ JDOC_OK, 0, "ok", "" };
+    p->has_doc = true;
+    *doc = &p->doc;
+    *st = JDOC_OK;
+    return true;
+}
+
+size_t jdoc_stream_count(const jdoc_parser *p) { return p ? p->st.count : 0; }
+size_t jdoc_stream_offset(const jdoc_parser *p) { return p ? p->st.last : 0; }

@@ -63,6 +63,11 @@ static inline uint32_t jdoc__string_end(const jdoc_doc *d, uint32_t e)
 /* Does the member key at entry k (an opening quote) equal step s? */
 bool jdoc__key_eq(const jdoc_doc *d, uint32_t k, const jdoc_step *s);
 
+/* Decode the string whose opening quote is entry e: a pointer into the input
+ * when it has no escape, else into the parser's scratch buffer, once per
+ * document (this writes to the parser). */
+jdoc_status jdoc__string_at(const jdoc_doc *d, uint32_t e, const char **s, size_t *len);
+
 /* Entry of the container that holds entry e (UINT32_MAX for the root). */
 uint32_t jdoc__parent(const jdoc_doc *d, uint32_t e);
 

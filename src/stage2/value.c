@@ -144,9 +144,6 @@ jdoc_status jdoc_get_double(jdoc_value v, double *out)
     return JDOC_OK;
 }
 
-/* Decode the string whose opening quote is entry e: a pointer into the input
- * when it has no escape, else into the parser's scratch buffer, once. */
-jdoc_status jdoc__string_at(const jdoc_doc *d, uint32_t e, const char **s, size_t *len);
 jdoc_status jdoc__string_at(const jdoc_doc *d, uint32_t e, const char **s, size_t *len)
 {
     uint32_t b = d->index[e] + 1, end = jdoc__string_end(d, e);
