@@ -12,6 +12,7 @@ static inline vec v_or(vec a, vec b) { return _mm256_or_si256(a, b); }
 static inline vec v_xor(vec a, vec b) { return _mm256_xor_si256(a, b); }
 static inline vec v_shr4(vec a) { return _mm256_and_si256(_mm256_srli_epi16(a, 4), _mm256_set1_epi8(0x0f)); }
 static inline vec v_lookup16(vec t, vec i) { return _mm256_shuffle_epi8(t, i); }
+static inline vec v_lookup_lo(vec t, vec i) { return _mm256_shuffle_epi8(t, i); }   /* 0 for i >= 0x80 */
 static inline vec v_subs(vec a, vec b) { return _mm256_subs_epu8(a, b); }
 static inline vec v_table(const uint8_t t[16]) { return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t)); }
 static inline bool v_any(vec a) { return !_mm256_testz_si256(a, a); }
@@ -32,11 +33,18 @@ static inline uint64_t blk_le(const vec *v, uint8_t c)
     vec s = v_splat(c);
     return blk_mask(_mm256_cmpeq_epi8(_mm256_min_epu8(v[0], s), v[0]), _mm256_cmpeq_epi8(_mm256_min_epu8(v[1], s), v[1]));
 }
-static inline uint64_t blk_test(const vec *v, uint8_t bits)
+static inline uint64_t blk_nonzero(const vec *v)
 {
-    vec s = v_splat(bits), z = _mm256_setzero_si256();
-    return ~blk_mask(_mm256_cmpeq_epi8(_mm256_and_si256(v[0], s), z), _mm256_cmpeq_epi8(_mm256_and_si256(v[1], s), z));
+    vec z = _mm256_setzero_si256();
+    return ~blk_mask(_mm256_cmpeq_epi8(v[0], z), _mm256_cmpeq_epi8(v[1], z));
 }
+/* bytes >= c: a saturating add of 0x80 - c sets the sign bit exactly then */
+static inline uint64_t blk_ge(const vec *v, uint8_t c)
+{
+    vec s = v_splat((uint8_t)(0x80 - c));
+    return blk_mask(_mm256_adds_epu8(v[0], s), _mm256_adds_epu8(v[1], s));
+}
+static inline uint64_t blk_high(const vec *v) { return blk_mask(v[0], v[1]); }
 static inline bool blk_ascii(const vec *v) { return _mm256_movemask_epi8(_mm256_or_si256(v[0], v[1])) == 0; }
 static inline uint64_t prefix_xor(uint64_t x)
 {

@@ -12,6 +12,7 @@ static inline vec v_or(vec a, vec b) { return _mm512_or_si512(a, b); }
 static inline vec v_xor(vec a, vec b) { return _mm512_xor_si512(a, b); }
 static inline vec v_shr4(vec a) { return _mm512_and_si512(_mm512_srli_epi16(a, 4), _mm512_set1_epi8(0x0f)); }
 static inline vec v_lookup16(vec t, vec i) { return _mm512_shuffle_epi8(t, i); }
+static inline vec v_lookup_lo(vec t, vec i) { return _mm512_shuffle_epi8(t, i); }   /* 0 for i >= 0x80 */
 static inline vec v_subs(vec a, vec b) { return _mm512_subs_epu8(a, b); }
 static inline vec v_table(const uint8_t t[16]) { return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)t)); }
 static inline bool v_any(vec a) { return _mm512_test_epi8_mask(a, a) != 0; }
@@ -21,7 +22,9 @@ static inline bool v_any(vec a) { return _mm512_test_epi8_mask(a, a) != 0; }
 
 static inline uint64_t blk_eq(const vec *v, uint8_t c) { return _mm512_cmpeq_epi8_mask(v[0], v_splat(c)); }
 static inline uint64_t blk_le(const vec *v, uint8_t c) { return _mm512_cmple_epu8_mask(v[0], v_splat(c)); }
-static inline uint64_t blk_test(const vec *v, uint8_t bits) { return _mm512_test_epi8_mask(v[0], v_splat(bits)); }
+static inline uint64_t blk_nonzero(const vec *v) { return _mm512_test_epi8_mask(v[0], v[0]); }
+static inline uint64_t blk_ge(const vec *v, uint8_t c) { return _mm512_cmpge_epu8_mask(v[0], v_splat(c)); }
+static inline uint64_t blk_high(const vec *v) { return _mm512_movepi8_mask(v[0]); }
 static inline bool blk_ascii(const vec *v) { return _mm512_movepi8_mask(v[0]) == 0; }
 static inline uint64_t prefix_xor(uint64_t x)
 {

@@ -13,6 +13,7 @@ static inline vec v_or(vec a, vec b) { return vorrq_u8(a, b); }
 static inline vec v_xor(vec a, vec b) { return veorq_u8(a, b); }
 static inline vec v_shr4(vec a) { return vshrq_n_u8(a, 4); }
 static inline vec v_lookup16(vec t, vec i) { return vqtbl1q_u8(t, i); }
+static inline vec v_lookup_lo(vec t, vec i) { return vqtbl1q_u8(t, vandq_u8(i, vdupq_n_u8(0x0f))); }
 static inline vec v_subs(vec a, vec b) { return vqsubq_u8(a, b); }
 static inline vec v_table(const uint8_t t[16]) { return vld1q_u8(t); }
 static inline bool v_any(vec a) { return vmaxvq_u8(a) != 0; }
@@ -41,10 +42,19 @@ static inline uint64_t blk_le(const vec *v, uint8_t c)
     vec s = v_splat(c);
     return blk_mask(vcleq_u8(v[0], s), vcleq_u8(v[1], s), vcleq_u8(v[2], s), vcleq_u8(v[3], s));
 }
-static inline uint64_t blk_test(const vec *v, uint8_t bits)
+static inline uint64_t blk_nonzero(const vec *v)
 {
-    vec s = v_splat(bits);
-    return blk_mask(vtstq_u8(v[0], s), vtstq_u8(v[1], s), vtstq_u8(v[2], s), vtstq_u8(v[3], s));
+    return blk_mask(vtstq_u8(v[0], v[0]), vtstq_u8(v[1], v[1]), vtstq_u8(v[2], v[2]), vtstq_u8(v[3], v[3]));
+}
+static inline uint64_t blk_ge(const vec *v, uint8_t c)
+{
+    vec s = v_splat(c);
+    return blk_mask(vcgeq_u8(v[0], s), vcgeq_u8(v[1], s), vcgeq_u8(v[2], s), vcgeq_u8(v[3], s));
+}
+static inline uint64_t blk_high(const vec *v)
+{
+    return blk_mask(vcltzq_s8(vreinterpretq_s8_u8(v[0])), vcltzq_s8(vreinterpretq_s8_u8(v[1])),
+                    vcltzq_s8(vreinterpretq_s8_u8(v[2])), vcltzq_s8(vreinterpretq_s8_u8(v[3])));
 }
 static inline bool blk_ascii(const vec *v)
 {

@@ -12,6 +12,7 @@ static inline vec v_or(vec a, vec b) { return _mm_or_si128(a, b); }
 static inline vec v_xor(vec a, vec b) { return _mm_xor_si128(a, b); }
 static inline vec v_shr4(vec a) { return _mm_and_si128(_mm_srli_epi16(a, 4), _mm_set1_epi8(0x0f)); }
 static inline vec v_lookup16(vec t, vec i) { return _mm_shuffle_epi8(t, i); }
+static inline vec v_lookup_lo(vec t, vec i) { return _mm_shuffle_epi8(t, i); }   /* 0 for i >= 0x80 */
 static inline vec v_subs(vec a, vec b) { return _mm_subs_epu8(a, b); }
 static inline vec v_table(const uint8_t t[16]) { return _mm_loadu_si128((const __m128i *)t); }
 static inline bool v_any(vec a) { return !_mm_testz_si128(a, a); }
@@ -35,13 +36,18 @@ static inline uint64_t blk_le(const vec *v, uint8_t c)
     return blk_mask(LE(v[0]), LE(v[1]), LE(v[2]), LE(v[3]));
 #undef LE
 }
-static inline uint64_t blk_test(const vec *v, uint8_t bits)
+static inline uint64_t blk_nonzero(const vec *v)
 {
-    vec s = v_splat(bits), z = _mm_setzero_si128();
-#define TZ(x) _mm_cmpeq_epi8(_mm_and_si128((x), s), z)
-    return ~blk_mask(TZ(v[0]), TZ(v[1]), TZ(v[2]), TZ(v[3]));
-#undef TZ
+    vec z = _mm_setzero_si128();
+    return ~blk_mask(_mm_cmpeq_epi8(v[0], z), _mm_cmpeq_epi8(v[1], z), _mm_cmpeq_epi8(v[2], z), _mm_cmpeq_epi8(v[3], z));
 }
+/* bytes >= c: a saturating add of 0x80 - c sets the sign bit exactly then */
+static inline uint64_t blk_ge(const vec *v, uint8_t c)
+{
+    vec s = v_splat((uint8_t)(0x80 - c));
+    return blk_mask(_mm_adds_epu8(v[0], s), _mm_adds_epu8(v[1], s), _mm_adds_epu8(v[2], s), _mm_adds_epu8(v[3], s));
+}
+static inline uint64_t blk_high(const vec *v) { return blk_mask(v[0], v[1], v[2], v[3]); }
 static inline bool blk_ascii(const vec *v)
 {
     vec o = _mm_or_si128(_mm_or_si128(v[0], v[1]), _mm_or_si128(v[2], v[3]));

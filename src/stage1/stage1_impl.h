@@ -11,7 +11,9 @@
  *   v_prev(cur, prev, N)             bytes N positions back, across the register boundary
  *   v_any(v)                         some byte is nonzero
  *   v_table(t[16])                   a 16-byte table in every 128-bit lane
- *   blk_eq(v, c) blk_le(v, c) blk_test(v, bits) blk_ascii(v)
+ *   v_lookup_lo(table, v)            table[v & 15] for v < 0x80 (anything for v >= 0x80 that
+ *                                    ANDs to 0 with the high-nibble class of such bytes)
+ *   blk_eq(v, c) blk_le(v, c) blk_ge(v, c) blk_nonzero(v) blk_high(v) blk_ascii(v)
  *                                    64-bit masks over a whole block of NV registers
  *   prefix_xor(x)                    bit i = x[0] ^ ... ^ x[i] (carry-less multiply by ~0)
  *   ctz_nz(x)                        count trailing zeros; any value for x == 0
@@ -27,16 +29,14 @@
 /* Character classes by nibble lookup: class = lo[c & 15] & hi[c >> 4].
  *   bit 0  ' '          (hi 2, lo 0)
  *   bit 1  \t \n \r     (hi 0, lo 9 a d)
- *   bit 2  ,            (hi 2, lo c)
- *   bit 3  :            (hi 3, lo a)
- *   bit 4  [ ] { }      (hi 5 7, lo b d)
+ *   bit 5  ,            (hi 2, lo c)
+ *   bit 6  :            (hi 3, lo a)
+ *   bit 7  [ ] { }      (hi 5 7, lo b d)
  * Each class is a product of a high-nibble set and a low-nibble set, so the
- * AND of the two lookups is exact. */
-static const uint8_t JDOC_FN(cls_lo)[16] = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2 | 8, 16, 4, 2 | 16, 0, 0 };
-static const uint8_t JDOC_FN(cls_hi)[16] = { 2, 0, 1 | 4, 8, 0, 16, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0 };
-#define CLS_WS 0x03
-#define CLS_OP 0x1c
-#define CLS_BRACKET 0x10
+ * AND of the two lookups is exact. Then: whitespace or operator = class != 0,
+ * operator = class >= 0x20, bracket = bit 7 (a sign-bit mask, no compare). */
+static const uint8_t JDOC_FN(cls_lo)[16] = { 0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x42, 0x80, 0x20, 0x82, 0, 0 };
+static const uint8_t JDOC_FN(cls_hi)[16] = { 0x02, 0, 0x21, 0x40, 0, 0x80, 0, 0x80, 0, 0, 0, 0, 0, 0, 0, 0 };
 
 /*
  * UTF-8 by three nibble lookups (Keiser and Lemire, "Validating UTF-8 in
@@ -80,7 +80,7 @@ static inline vec JDOC_FN(u8_incomplete)(vec last, vec max)
     return v_subs(last, max);
 }
 
-static inline void JDOC_FN(utf8_block)(JDOC_FN(state) *t, const vec *v)
+static inline __attribute__((always_inline)) void JDOC_FN(utf8_block)(JDOC_FN(state) *t, const vec *v)
 {
     if (blk_ascii(v)) {
         /* an incomplete sequence at the end of the previous block followed
@@ -108,28 +108,37 @@ static inline void JDOC_FN(utf8_block)(JDOC_FN(state) *t, const vec *v)
 
 /* Positions of the set bits of `bits`, plus `pos`, written to out[]. Writes
  * up to 8 past the count (the caller keeps 64 entries of slack). */
-static inline void JDOC_FN(flatten)(uint32_t *out, uint64_t bits, uint32_t pos)
+static inline __attribute__((always_inline)) void JDOC_FN(flatten)(uint32_t *out, uint64_t bits, uint32_t pos)
 {
     int cnt = __builtin_popcountll(bits);
-    for (int i = 0; i < 8; i++) {
-        out[i] = pos + (uint32_t)ctz_nz(bits);
-        bits &= bits - 1;
+#define JDOC_PUT(i)                                    \
+    do {                                               \
+        out[i] = pos + (uint32_t)ctz_nz(bits);         \
+        bits &= bits - 1;                              \
+    } while (0)
+    JDOC_PUT(0); JDOC_PUT(1); JDOC_PUT(2); JDOC_PUT(3);
+    JDOC_PUT(4); JDOC_PUT(5); JDOC_PUT(6); JDOC_PUT(7);
+    if (JDOC_UNLIKELY(cnt > 8)) {
+        JDOC_PUT(8); JDOC_PUT(9); JDOC_PUT(10); JDOC_PUT(11);
+        JDOC_PUT(12); JDOC_PUT(13); JDOC_PUT(14); JDOC_PUT(15);
+        for (int i = 16; bits; i++)
+            JDOC_PUT(i);
     }
-    if (cnt > 8) {
-        for (int i = 8; i < 16; i++) {
-            out[i] = pos + (uint32_t)ctz_nz(bits);
-            bits &= bits - 1;
-        }
-        for (int i = 16; bits; i++) {
-            out[i] = pos + (uint32_t)ctz_nz(bits);
-            bits &= bits - 1;
-        }
-    }
+#undef JDOC_PUT
 }
 
 #define ODD_BITS 0xAAAAAAAAAAAAAAAAull
 
-static inline void JDOC_FN(block)(jdoc_s1 *s, JDOC_FN(state) *t, const uint8_t *p, uint32_t pos)
+/* Carried from block to block, kept in registers within one kernel call. */
+typedef struct JDOC_FN(carry) {
+    uint64_t escaped, in_string, scalar, err;
+    uint32_t n, nb;
+    uint32_t *index, *brackets;
+    bool check_utf8;
+} JDOC_FN(carry);
+
+static inline __attribute__((always_inline)) void JDOC_FN(block)(JDOC_FN(carry) *s, JDOC_FN(state) *t,
+                                                                const uint8_t *p, uint32_t pos)
 {
     vec v[NV];
     for (int k = 0; k < NV; k++)
@@ -138,12 +147,11 @@ static inline void JDOC_FN(block)(jdoc_s1 *s, JDOC_FN(state) *t, const uint8_t *
     uint64_t bs = blk_eq(v, '\\');
     uint64_t qt = blk_eq(v, '"');
     vec cls[NV];
-    vec f = v_splat(0x0f);
     for (int k = 0; k < NV; k++)
-        cls[k] = v_and(v_lookup16(t->cls_tbl[0], v_and(v[k], f)), v_lookup16(t->cls_tbl[1], v_shr4(v[k])));
-    uint64_t ws = blk_test(cls, CLS_WS);
-    uint64_t op = blk_test(cls, CLS_OP);
-    uint64_t br = blk_test(cls, CLS_BRACKET);
+        cls[k] = v_and(v_lookup_lo(t->cls_tbl[0], v[k]), v_lookup16(t->cls_tbl[1], v_shr4(v[k])));
+    uint64_t wsop = blk_nonzero(cls);
+    uint64_t op = blk_ge(cls, 0x20);
+    uint64_t br = blk_high(cls);
 
     /*
      * Escaped bytes: those after an odd-length run of backslashes.
@@ -178,13 +186,11 @@ static inline void JDOC_FN(block)(jdoc_s1 *s, JDOC_FN(state) *t, const uint8_t *
     uint64_t instr = prefix_xor(quote) ^ s->in_string;
     s->in_string = (uint64_t)((int64_t)instr >> 63);
 
-    uint64_t ctrl = blk_le(v, 0x1f) & instr;
-    if (ctrl)
-        s->utf8_err = 1;
+    s->err |= blk_le(v, 0x1f) & instr;   /* control characters in strings */
 
     /* scalar bytes: outside strings, not whitespace, operator or quote;
      * an entry at the first byte of each run */
-    uint64_t scal = ~(ws | op | quote | instr);
+    uint64_t scal = ~(wsop | quote | instr);
     uint64_t starts = scal & ~((scal << 1) | s->scalar);
     s->scalar = scal >> 63;
 
@@ -224,17 +230,23 @@ static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool las
     t.u8_err = v_splat(0);
     t.u8_prev = v_load(s->prev + 64 - VEC_BYTES);
     t.u8_inc = s->utf8_inc;
+    JDOC_FN(carry) c = { s->escaped, s->in_string, s->scalar, 0, s->n, s->nb, s->index, s->brackets, s->check_utf8 };
 
     size_t i = 0;
     for (; i + 64 <= len; i += 64)
-        JDOC_FN(block)(s, &t, buf + i, (uint32_t)(s->base + i));
+        JDOC_FN(block)(&c, &t, buf + i, (uint32_t)(s->base + i));
     if (last && i < len) {
         _Alignas(64) uint8_t tail[64];
         memset(tail, ' ', sizeof tail);
         memcpy(tail, buf + i, len - i);
-        JDOC_FN(block)(s, &t, tail, (uint32_t)(s->base + i));
+        JDOC_FN(block)(&c, &t, tail, (uint32_t)(s->base + i));
     }
-    if (v_any(t.u8_err))
+    s->escaped = c.escaped;
+    s->in_string = c.in_string;
+    s->scalar = c.scalar;
+    s->n = c.n;
+    s->nb = c.nb;
+    if (c.err || v_any(t.u8_err))
         s->utf8_err = 1;
     if (last && t.u8_inc && s->check_utf8)
         s->utf8_err = 1;
@@ -251,6 +263,3 @@ const jdoc_kernel JDOC_CAT(jdoc__kernel_, JDOC_ARCH) = { JDOC_KERNEL_ID, JDOC_KE
 
 #undef NV
 #undef ODD_BITS
-#undef CLS_WS
-#undef CLS_OP
-#undef CLS_BRACKET
