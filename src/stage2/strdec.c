@@ -7,6 +7,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__GNUC__)
+#define SD_INLINE static inline __attribute__((always_inline))
+#else
+#define SD_INLINE static inline
+#endif
+
 #if defined(__x86_64__) && defined(__SSE2__)
 #include <emmintrin.h>
 #define SD_SSE2 1
@@ -19,14 +25,20 @@
 /* Tables                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* Hex digit value with bit 4 set as a "valid" flag; 0 = not a hex digit. */
-#define HX(c, v) [c] = 0x10 | (v)
-static const uint8_t hexv[256] = {
-    HX('0', 0), HX('1', 1), HX('2', 2), HX('3', 3), HX('4', 4),
-    HX('5', 5), HX('6', 6), HX('7', 7), HX('8', 8), HX('9', 9),
-    HX('a', 10), HX('b', 11), HX('c', 12), HX('d', 13), HX('e', 14), HX('f', 15),
-    HX('A', 10), HX('B', 11), HX('C', 12), HX('D', 13), HX('E', 14), HX('F', 15),
-};
+/* hexd[k][c]: for a hex digit c at position k of \uXXXX, its value shifted into
+ * place plus a count of 1 in bits 16+; 0 for any other byte. Summing the four
+ * gives the code point in bits 0-15 and 4 in bits 16+ exactly when all are digits. */
+#define HX(c, v, sh) [c] = 0x10000u | ((uint32_t)(v) << (sh))
+#define HEXROW(sh)                                                                            \
+    {                                                                                         \
+        HX('0', 0, sh), HX('1', 1, sh), HX('2', 2, sh), HX('3', 3, sh), HX('4', 4, sh),       \
+        HX('5', 5, sh), HX('6', 6, sh), HX('7', 7, sh), HX('8', 8, sh), HX('9', 9, sh),       \
+        HX('a', 10, sh), HX('b', 11, sh), HX('c', 12, sh), HX('d', 13, sh), HX('e', 14, sh),  \
+        HX('f', 15, sh), HX('A', 10, sh), HX('B', 11, sh), HX('C', 12, sh), HX('D', 13, sh),  \
+        HX('E', 14, sh), HX('F', 15, sh),                                                     \
+    }
+static const uint32_t hexd[4][256] = {HEXROW(12), HEXROW(8), HEXROW(4), HEXROW(0)};
+#undef HEXROW
 #undef HX
 
 /* Byte produced by a one-character escape; 0 = not one (no such escape yields NUL). */
@@ -37,31 +49,31 @@ static const uint8_t simple_esc[256] = {
 
 static inline int is_special(unsigned c) { return c == '\\' || c < 0x20; }
 
-/* Value of 4 hex digits at p, or -1. All four at once in a 32-bit word (byte k
- * = p[k]); per-byte sums below never carry into the next byte because every
- * byte is < 0x80 once the first test passed. */
-static inline int32_t hex4(const unsigned char *p)
+/* Value of 4 hex digits at p, or -1. */
+SD_INLINE int32_t hex4(const unsigned char *p)
 {
-    uint32_t x = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-    const uint32_t h = 0x80808080u;
-    if (x & h)
-        return -1;
-    uint32_t digit = (x + 0x50505050u) & ~(x + 0x46464646u);      /* 0x30 <= b <= 0x39 */
-    uint32_t y = x | 0x20202020u;                                  /* fold case */
-    uint32_t alpha = (y + 0x1F1F1F1Fu) & ~(y + 0x19191919u);       /* 0x61 <= b|0x20 <= 0x66 */
-    if (((digit | alpha) & h) != h)
-        return -1;
-    uint32_t n = (x & 0x0F0F0F0Fu) + ((alpha & h) >> 7) * 9;       /* nibble per byte */
-    uint32_t pr = ((n << 4) | (n >> 8)) & 0x00FF00FFu;             /* p0p1 in byte 0, p2p3 in byte 2 */
-    return (int32_t)(((pr & 0xFF) << 8) | (pr >> 16));
+    uint32_t sum = hexd[0][p[0]] + hexd[1][p[1]] + hexd[2][p[2]] + hexd[3][p[3]];
+    return (sum >> 16) == 4 ? (int32_t)(sum & 0xFFFF) : -1;
+}
+
+/* Store w's bytes low first (compilers merge this into one 32-bit store). */
+SD_INLINE void put4(unsigned char *p, uint32_t w)
+{
+    p[0] = (unsigned char)w;
+    p[1] = (unsigned char)(w >> 8);
+    p[2] = (unsigned char)(w >> 16);
+    p[3] = (unsigned char)(w >> 24);
 }
 
 /* Decode the escape whose backslash is s[i] (i < len). Writes its UTF-8 to out
- * (exactly the returned count, 1..4 bytes, never more than it consumes) and the
- * source bytes consumed to *adv. Returns 0 for a bad escape, which is always
- * reported at s[i]: for a surrogate pair, i is the high surrogate's backslash. */
-static inline size_t decode_escape(const unsigned char *s, size_t i, size_t len,
-                                   unsigned char *out, size_t *adv)
+ * and the source bytes consumed to *adv; returns the UTF-8 length (1..4), or 0
+ * for a bad escape, which is always reported at s[i] (for a surrogate pair,
+ * the high surrogate's backslash).
+ * Room: a one-character escape writes 1 byte; a \u escape always writes 4
+ * (garbage past the returned length). Both fit in decode's dst: with o <= i,
+ * o + 4 <= i + 6 <= len. */
+SD_INLINE size_t decode_escape(const unsigned char *s, size_t i, size_t len,
+                              unsigned char *out, size_t *adv)
 {
     if (len - i < 2)
         return 0;
@@ -79,33 +91,28 @@ static inline size_t decode_escape(const unsigned char *s, size_t i, size_t len,
     int32_t cp = hex4(s + i + 2);
     if (cp < 0)
         return 0;
+    uint32_t c = (uint32_t)cp;
     *adv = 6;
-    if (cp < 0x80) {
-        out[0] = (unsigned char)cp;
+    if (c < 0x80) {
+        put4(out, c);
         return 1;
     }
-    if (cp < 0x800) {
-        out[0] = (unsigned char)(0xC0 | (cp >> 6));
-        out[1] = (unsigned char)(0x80 | (cp & 0x3F));
+    if (c < 0x800) {
+        put4(out, 0x80C0u | c >> 6 | (c & 0x3F) << 8);
         return 2;
     }
-    if ((cp & 0xF800) != 0xD800) {
-        out[0] = (unsigned char)(0xE0 | (cp >> 12));
-        out[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (unsigned char)(0x80 | (cp & 0x3F));
+    if ((c & 0xF800) != 0xD800) {
+        put4(out, 0x8080E0u | c >> 12 | (c >> 6 & 0x3F) << 8 | (c & 0x3F) << 16);
         return 3;
     }
     /* Surrogate: must be a high one immediately followed by \u + a low one. */
-    if (cp >= 0xDC00 || len - i < 12 || s[i + 6] != '\\' || s[i + 7] != 'u')
+    if (c >= 0xDC00 || len - i < 12 || s[i + 6] != '\\' || s[i + 7] != 'u')
         return 0;
     int32_t lo = hex4(s + i + 8);
     if (lo < 0xDC00 || lo > 0xDFFF) /* also catches lo == -1 */
         return 0;
-    uint32_t u = 0x10000u + (((uint32_t)cp - 0xD800u) << 10) + ((uint32_t)lo - 0xDC00u);
-    out[0] = (unsigned char)(0xF0 | (u >> 18));
-    out[1] = (unsigned char)(0x80 | ((u >> 12) & 0x3F));
-    out[2] = (unsigned char)(0x80 | ((u >> 6) & 0x3F));
-    out[3] = (unsigned char)(0x80 | (u & 0x3F));
+    uint32_t u = 0x10000u + ((c - 0xD800u) << 10) + ((uint32_t)lo - 0xDC00u);
+    put4(out, 0x808080F0u | u >> 18 | (u >> 12 & 0x3F) << 8 | (u >> 6 & 0x3F) << 16 | (u & 0x3F) << 24);
     *adv = 12;
     return 4;
 }
@@ -113,6 +120,23 @@ static inline size_t decode_escape(const unsigned char *s, size_t i, size_t len,
 /* ------------------------------------------------------------------------ */
 /* Finding the next '\\' or control byte                                    */
 /* ------------------------------------------------------------------------ */
+
+static inline uint64_t load64(const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+/* Flags (bit 7) the bytes of w that are '\\' or < 0x20. A flagged byte can
+ * make the byte above it flagged too (borrow), never one below: so "any" and,
+ * little-endian, "first" are exact. */
+static inline uint64_t word_special(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    uint64_t bs = w ^ (ones * '\\');
+    return (((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w)) & highs;
+}
 
 #if SD_SSE2 || SD_NEON
 #define BLK 16
@@ -157,9 +181,26 @@ static inline size_t find_special(const unsigned char *s, size_t i, size_t end)
     if (i == end)
         return end;
     if (end >= BLK) {
-        /* Last block ends at `end`; drop the bytes before i (already scanned). */
+        /* Last block ends at `end`; drop the flags of the bytes before i. */
         uint64_t m = blk_special(blk_load(s + end - BLK)) >> ((i - (end - BLK)) << MASK_SHIFT);
         return m ? i + mask_first(m) : end;
+    }
+    /* end < 16: 8 bytes at a time, little-endian, the last word overlapping. */
+    if (end - i >= 8) {
+        uint64_t m = word_special(load64(s + i));
+        if (m)
+            return i + ((size_t)__builtin_ctzll(m) >> 3);
+        i += 8;
+    }
+    if (i == end)
+        return end;
+    if (end >= 8) {
+        /* Shift out the k bytes before i: they could be special, and their borrows
+         * would leak into the flags. The k zero bytes shifted in at the top count
+         * as special, the first of them sits at `end`: the answer if none before. */
+        unsigned k = (unsigned)(i - (end - 8)); /* 1..7 */
+        uint64_t m = word_special(load64(s + end - 8) >> (8 * k));
+        return i + ((size_t)__builtin_ctzll(m) >> 3);
     }
     while (i < end && !is_special(s[i]))
         i++;
@@ -167,21 +208,6 @@ static inline size_t find_special(const unsigned char *s, size_t i, size_t end)
 }
 
 #else /* portable */
-
-static inline uint64_t load64(const unsigned char *p)
-{
-    uint64_t w;
-    memcpy(&w, p, 8);
-    return w;
-}
-
-/* Nonzero iff some byte of w is '\\' or < 0x20 (exact as a yes/no, not as a position). */
-static inline uint64_t word_special(uint64_t w)
-{
-    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-    uint64_t bs = w ^ (ones * '\\');
-    return (((bs - ones) & ~bs) | ((w - ones * 0x20) & ~w)) & highs;
-}
 
 static inline size_t find_special(const unsigned char *s, size_t i, size_t end)
 {
@@ -197,6 +223,8 @@ static inline size_t find_special(const unsigned char *s, size_t i, size_t end)
 /* API                                                                      */
 /* ------------------------------------------------------------------------ */
 
+/* *dlen is set only on success. All of dst[0..len) may be written: bulk copies
+ * store whole blocks and \uXXXX stores 4 bytes, past the final *dlen. */
 jdoc_status jdoc__str_decode(const char *src, size_t len, char *dst, size_t *dlen, size_t *err_off)
 {
     /* restrict: dst never overlaps src; lets stores to d not reload s. */
@@ -297,7 +325,7 @@ int jdoc__str_equals(const char *src, size_t len, const char *key, size_t klen)
             /* Scan no further than the rest of key could match. */
             size_t lim = len - i < klen - ki ? len - i : klen - ki;
             size_t j = find_special(s, i, i + lim);
-            if (memcmp(s + i, k + ki, j - i) != 0)
+            if (j > i && memcmp(s + i, k + ki, j - i) != 0) /* key may be NULL if klen == 0 */
                 return 0;
             ki += j - i;
             i = j;
