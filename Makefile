@@ -47,7 +47,7 @@ EXTRA_INSTALL :=
 -include cli/cli.mk
 -include bench/bench.mk
 
-.PHONY: all lib test check check-unit check-arm64 install clean bench
+.PHONY: all lib test check check-unit check-arm64 check-readme check-isa install clean bench
 all: lib $(TEST_BIN) $(EXTRA_ALL)
 lib: $(BUILD)/libjdoc.a $(BUILD)/libjdoc.so
 
@@ -70,11 +70,28 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libjdoc.a $(wildcard tests/*.h)
 check-unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; ./$$t --jobs 2; done
 
-test: check-unit $(EXTRA_CHECKS)
+test: check-unit check-readme check-isa $(EXTRA_CHECKS)
 	@if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1; then \
 	    $(MAKE) --no-print-directory check-arm64; \
 	else echo "check-arm64: skipped (aarch64-linux-gnu-gcc or qemu-aarch64 not installed)"; fi
 check: test
+
+# The C example in README.md is compiled and run, and its output compared.
+check-readme: $(BUILD)/libjdoc.a
+	@mkdir -p $(BUILD)/readme
+	awk '/<!-- example:begin -->/{f=1;next} /<!-- example:end -->/{f=0} f && !/^```/' README.md > $(BUILD)/readme/example.c
+	awk '/<!-- example:end -->/{f=1;next} f && /^```$$/{if(g)exit; g=1; next} g' README.md > $(BUILD)/readme/expected.txt
+	$(CC) $(JDOC_CFLAGS) -Wno-missing-prototypes $(CFLAGS) $(BUILD)/readme/example.c -o $(BUILD)/readme/example $(LDFLAGS) $(BUILD)/libjdoc.a -lm
+	$(BUILD)/readme/example > $(BUILD)/readme/got.txt
+	diff -u $(BUILD)/readme/expected.txt $(BUILD)/readme/got.txt && echo "check-readme: 1 passed, 0 failed"
+
+# No AVX, AVX-512 or other ISA extension outside the kernel files (tzcnt is not
+# checked: gcc writes its baseline "rep bsf" that way): the rest of
+# the library must run on any CPU of the architecture.
+check-isa: $(BUILD)/libjdoc.a
+	@bad=0; for o in $(filter-out %/sse42.o %/avx2.o %/avx512.o %/neon.o %/neon_nopmull.o,$(LIB_OBJ)); do \
+	    if objdump -d $$o | grep -Eq '%[yz]mm|\bk[0-7]\b|pclmul|pshufb|popcnt|blsr|andn|shlx|sarx|shrx'; then echo "check-isa: $$o uses ISA extensions"; bad=1; fi; \
+	done; if [ $$bad = 0 ]; then echo "check-isa: 1 passed, 0 failed"; else exit 1; fi
 
 # arm64: cross-compile the library and a plain-C differential test, run it under qemu.
 ARM_BUILD = $(BUILD)/arm64
