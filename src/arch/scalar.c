@@ -23,10 +23,18 @@ static const char *const msg_utf8 = "invalid UTF-8";
 static const char *const msg_ctrl = "control character in string";
 static const char *const msg_unterminated = "unterminated string";
 
-static bool is_op(unsigned char c)
-{
-    return c == '{' || c == '}' || c == '[' || c == ']' || c == ':' || c == ',';
-}
+/* Byte classes outside strings. */
+enum { C_SCALAR, C_WS, C_SEP, C_BRACKET, C_QUOTE, C_BACKSLASH, C_HIGH };
+#define H8(x) [x] = C_HIGH, [x + 1] = C_HIGH, [x + 2] = C_HIGH, [x + 3] = C_HIGH, [x + 4] = C_HIGH, \
+              [x + 5] = C_HIGH, [x + 6] = C_HIGH, [x + 7] = C_HIGH
+static const uint8_t cls[256] = {
+    [' '] = C_WS, ['\t'] = C_WS, ['\n'] = C_WS, ['\r'] = C_WS, [','] = C_SEP, [':'] = C_SEP,
+    ['['] = C_BRACKET, [']'] = C_BRACKET, ['{'] = C_BRACKET, ['}'] = C_BRACKET, ['"'] = C_QUOTE,
+    ['\\'] = C_BACKSLASH,
+    H8(0x80), H8(0x88), H8(0x90), H8(0x98), H8(0xA0), H8(0xA8), H8(0xB0), H8(0xB8),
+    H8(0xC0), H8(0xC8), H8(0xD0), H8(0xD8), H8(0xE0), H8(0xE8), H8(0xF0), H8(0xF8),
+};
+#undef H8
 
 static void fail(jdoc_s1 *s, jdoc_status code, size_t off, const char *m)
 {
@@ -35,96 +43,187 @@ static void fail(jdoc_s1 *s, jdoc_status code, size_t off, const char *m)
     s->message = m;
 }
 
-/* One UTF-8 step; false on error (recorded). Unicode Table 3-7. */
-static bool utf8_step(jdoc_s1 *s, unsigned char c, size_t off)
+/* UTF-8 decoding state, one byte at a time (Unicode Table 3-7). */
+typedef struct u8state {
+    uint32_t need;        /* continuation bytes still expected */
+    uint8_t lo, hi;       /* allowed range of the next one */
+    size_t start;         /* offset of the lead byte */
+} u8state;
+
+/* One byte >= 0x80, or any byte while a sequence is open; false on error
+ * with *err the offset to report. */
+static inline bool utf8_step(u8state *u, unsigned char c, size_t off, size_t *err)
 {
-    if (s->seq_need) {
-        if (c < s->seq_lo || c > s->seq_hi) {
-            fail(s, JDOC_ERR_UTF8, s->seq_start, msg_utf8);
+    if (u->need) {
+        if (c < u->lo || c > u->hi) {
+            *err = u->start;
             return false;
         }
-        s->seq_need--;
-        s->seq_lo = 0x80;
-        s->seq_hi = 0xBF;
+        u->need--;
+        u->lo = 0x80;
+        u->hi = 0xBF;
         return true;
     }
-    if (c < 0x80)
-        return true;
-    s->seq_start = off;
-    s->seq_lo = 0x80;
-    s->seq_hi = 0xBF;
+    u->start = off;
+    u->lo = 0x80;
+    u->hi = 0xBF;
     if (c >= 0xC2 && c <= 0xDF) {
-        s->seq_need = 1;
+        u->need = 1;
     } else if (c >= 0xE0 && c <= 0xEF) {
-        s->seq_need = 2;
-        if (c == 0xE0) s->seq_lo = 0xA0;        /* overlong */
-        if (c == 0xED) s->seq_hi = 0x9F;        /* surrogates */
+        u->need = 2;
+        if (c == 0xE0) u->lo = 0xA0;        /* overlong */
+        if (c == 0xED) u->hi = 0x9F;        /* surrogates */
     } else if (c >= 0xF0 && c <= 0xF4) {
-        s->seq_need = 3;
-        if (c == 0xF0) s->seq_lo = 0x90;        /* overlong */
-        if (c == 0xF4) s->seq_hi = 0x8F;        /* above U+10FFFF */
+        u->need = 3;
+        if (c == 0xF0) u->lo = 0x90;        /* overlong */
+        if (c == 0xF4) u->hi = 0x8F;        /* above U+10FFFF */
     } else {
-        fail(s, JDOC_ERR_UTF8, off, msg_utf8);  /* stray continuation, C0, C1, F5..FF */
+        *err = off;                          /* stray continuation, C0, C1, F5..FF */
         return false;
     }
     return true;
 }
 
+/* A whole sequence whose bytes are all in the buffer: its length, or 0 when
+ * it is invalid (the error is then at its lead byte, as with utf8_step). */
+static inline size_t utf8_seq(const uint8_t *p)
+{
+    unsigned c = p[0], lo = 0x80, hi = 0xBF;
+    size_t n;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        lo = c == 0xE0 ? 0xA0 : 0x80;
+        hi = c == 0xED ? 0x9F : 0xBF;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        lo = c == 0xF0 ? 0x90 : 0x80;
+        hi = c == 0xF4 ? 0x8F : 0xBF;
+    } else {
+        return 0;
+    }
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t k = 2; k < n; k++)
+        if (p[k] < 0x80 || p[k] > 0xBF)
+            return 0;
+    return n;
+}
+
+/* Inside a string, 8 plain bytes at a time: a word is plain when it has no
+ * quote, no backslash, no byte < 0x20 and no byte >= 0x80 (each such byte
+ * needs the state machine). The "has a zero byte" word test finds quotes and
+ * backslashes; a byte < 0x20 or >= 0x80 shows in the high bits of w - 0x20..
+ * and of w. Extra hits (borrows) only end the skip early. */
+#define ONES 0x0101010101010101ull
+#define HIGH 0x8080808080808080ull
+static inline bool plain8(uint64_t w)
+{
+    uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
+    uint64_t special = ((q - ONES) & ~q) | ((b - ONES) & ~b) | (w - ONES * 0x20) | w;
+    return (special & HIGH) == 0;
+}
+
 static void stage1_scalar(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
 {
     bool in_string = s->in_string != 0, escaped = s->escaped != 0, scalar = s->scalar != 0;
+    bool utf8 = s->check_utf8;
     uint32_t n = s->n, nb = s->nb;
+    uint32_t *index = s->index, *brackets = s->brackets;
+    const size_t base = s->base;
+    u8state u = { s->seq_need, s->seq_lo, s->seq_hi, s->seq_start };
+    size_t err;
 
     if (s->code != JDOC_OK)
         return;
     for (size_t i = 0; i < len; i++) {
         unsigned char c = buf[i];
-        size_t off = s->base + i;
-        if (s->check_utf8 && !utf8_step(s, c, off))
-            goto out;
-        if (in_string) {
-            if (c < 0x20) {
-                fail(s, JDOC_ERR_SYNTAX, off, msg_ctrl);
+        if (c >= 0x80 && in_string && !u.need && utf8 && i + 4 <= len) {
+            /* a whole sequence in a string at once: its bytes are never
+             * quotes, backslashes or control characters */
+            size_t l = utf8_seq(buf + i);
+            if (JDOC_UNLIKELY(!l)) {
+                fail(s, JDOC_ERR_UTF8, base + i, msg_utf8);
                 goto out;
             }
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                in_string = false;
+            escaped = false;
+            i += l - 1;
             continue;
         }
-        if (escaped) {
+        if (JDOC_UNLIKELY((c >= 0x80 || u.need) && utf8 && !utf8_step(&u, c, base + i, &err))) {
+            fail(s, JDOC_ERR_UTF8, err, msg_utf8);
+            goto out;
+        }
+        if (in_string) {
+            if (JDOC_UNLIKELY(c < 0x20)) {
+                fail(s, JDOC_ERR_SYNTAX, base + i, msg_ctrl);
+                goto out;
+            }
+            if (escaped) {
+                escaped = false;
+            } else if (c == '\\') {
+                escaped = true;
+            } else if (c == '"') {
+                in_string = false;
+            } else if (!u.need) {
+                /* skip plain words; the byte after them goes through the loop */
+                while (i + 9 <= len) {
+                    uint64_t w;
+                    memcpy(&w, buf + i + 1, 8);
+                    if (!plain8(w))
+                        break;
+                    i += 8;
+                }
+            }
+            continue;
+        }
+        int k = cls[c];
+        if (JDOC_UNLIKELY(escaped)) {
             /* an escaped byte outside a string: a quote or a backslash is
              * then an ordinary scalar byte; anything else keeps its class */
             escaped = false;
-            if (c == '"' || c == '\\') {
-                if (!scalar) s->index[n++] = (uint32_t)off;
-                scalar = true;
-                continue;
-            }
+            if (k == C_QUOTE || k == C_BACKSLASH)
+                k = C_HIGH;
         }
-        if (jdoc__is_ws(c)) {
+        switch (k) {
+        case C_WS:
             scalar = false;
-        } else if (is_op(c)) {
-            if (c != ':' && c != ',') s->brackets[nb++] = n;
-            s->index[n++] = (uint32_t)off;
+            /* indentation: 8 spaces at a time, then byte by byte */
+            for (uint64_t w; i + 9 <= len && (memcpy(&w, buf + i + 1, 8), w == ONES * ' ');)
+                i += 8;
+            while (i + 1 < len && cls[buf[i + 1]] == C_WS)
+                i++;
+            break;
+        case C_BRACKET:
+            brackets[nb++] = n;
+            /* fall through */
+        case C_SEP:
+            index[n++] = (uint32_t)(base + i);
             scalar = false;
-        } else if (c == '"') {
-            s->index[n++] = (uint32_t)off;
-            s->string_start = (uint32_t)off;
+            break;
+        case C_QUOTE:
+            index[n++] = (uint32_t)(base + i);
+            s->string_start = (uint32_t)(base + i);
             in_string = true;
             scalar = false;
-        } else {
-            if (!scalar) s->index[n++] = (uint32_t)off;
+            break;
+        case C_BACKSLASH:
+            escaped = true;
+            /* fall through */
+        default:   /* a scalar byte: the run of plain ASCII ones goes at once */
+            if (!scalar)
+                index[n++] = (uint32_t)(base + i);
             scalar = true;
-            if (c == '\\') escaped = true;
+            if (k != C_BACKSLASH)
+                while (i + 1 < len && cls[buf[i + 1]] == C_SCALAR)
+                    i++;
+            break;
         }
     }
     if (last) {
-        if (s->check_utf8 && s->seq_need)
-            fail(s, JDOC_ERR_UTF8, s->seq_start, msg_utf8);
+        if (utf8 && u.need)
+            fail(s, JDOC_ERR_UTF8, u.start, msg_utf8);
         else if (in_string)
             fail(s, JDOC_ERR_SYNTAX, s->string_start, msg_unterminated);
     }
@@ -134,21 +233,22 @@ out:
     s->scalar = scalar;
     s->n = n;
     s->nb = nb;
+    s->seq_need = u.need;
+    s->seq_lo = u.lo;
+    s->seq_hi = u.hi;
+    s->seq_start = u.start;
 }
 
 const jdoc_kernel jdoc__kernel_scalar = { JDOC_KERNEL_SCALAR, "scalar", 0, stage1_scalar };
 
 bool jdoc__utf8_check(const uint8_t *buf, size_t len, size_t *err)
 {
-    jdoc_s1 s;
-    memset(&s, 0, offsetof(jdoc_s1, prev));
+    u8state u = { 0, 0x80, 0xBF, 0 };
     for (size_t i = 0; i < len; i++)
-        if (!utf8_step(&s, buf[i], i)) {
-            *err = s.offset;
+        if ((buf[i] >= 0x80 || u.need) && !utf8_step(&u, buf[i], i, err))
             return false;
-        }
-    if (s.seq_need) {
-        *err = s.seq_start;
+    if (u.need) {
+        *err = u.start;
         return false;
     }
     return true;
