@@ -16,16 +16,22 @@
 
 #define J(d, e) ((d)->json[(d)->index[e]])
 
-bool jdoc__key_eq(const jdoc_doc *d, uint32_t k, const jdoc_step *s)
+/* Does the raw key body raw[0..rawlen) decode to step s's key? Raw bytes
+ * compare unless the document's key has a backslash. */
+static inline bool raw_key_eq(const char *raw, size_t rawlen, const jdoc_step *s)
 {
-    const char *raw = d->json + d->index[k] + 1;
-    size_t rawlen = jdoc__string_end(d, k) - (d->index[k] + 1);
     if (rawlen == s->klen)
         return memcmp(raw, s->key, rawlen) == 0 && (s->plain || !memchr(raw, '\\', rawlen));
     /* an escaped key decodes to fewer bytes than it has */
     if (rawlen > s->klen && (raw[0] == '\\' || (s->klen && raw[0] == s->key[0])) && memchr(raw, '\\', rawlen))
         return jdoc__str_equals(raw, rawlen, s->key, s->klen) == 1;
     return false;
+}
+
+bool jdoc__key_eq(const jdoc_doc *d, uint32_t k, const jdoc_step *s)
+{
+    const char *raw = d->json + d->index[k] + 1;
+    return raw_key_eq(raw, jdoc__string_end(d, k) - (d->index[k] + 1), s);
 }
 
 /* Member of object o whose key matches s: its value entry in *out. */
@@ -233,10 +239,12 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
         uint32_t v = i + 2, next = jdoc__skip(d, v);
         if (JDOC_UNLIKELY(next == UINT32_MAX))
             break;
+        const char *raw = d->json + d->index[i] + 1;
+        size_t rawlen = jdoc__string_end(d, i) - (d->index[i] + 1);
         for (uint64_t m = pending; m; m &= m - 1) {
             int k = __builtin_ctzll(m);
             const jdoc_path *p = paths[k];
-            if (!jdoc__key_eq(d, i, &p->steps[0]))
+            if (!raw_key_eq(raw, rawlen, &p->steps[0]))
                 continue;
             pending &= ~(1ull << k);
             uint32_t at;
