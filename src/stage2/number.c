@@ -5,7 +5,6 @@
 #include "number.h"
 
 #include <float.h>
-#include <math.h>
 #include <string.h>
 
 #include "pow5_table.h"
@@ -17,6 +16,14 @@
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                            */
 /* ------------------------------------------------------------------------ */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define HOT_INLINE inline __attribute__((always_inline))
+#define COLD __attribute__((noinline, cold))
+#else
+#define HOT_INLINE inline
+#define COLD
+#endif
 
 #ifdef __SIZEOF_INT128__
 __extension__ typedef unsigned __int128 u128;
@@ -89,36 +96,55 @@ typedef struct scan {
     bool neg, frac, expo;
 } scan;
 
-/* Eight ASCII digits (the first in the low byte) -> their value, or -1 if
- * any byte is not a digit. */
-static inline int64_t swar8(const unsigned char *s)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JDOC_NUM_SWAR 1
+#define BYTES(x) (0x0101010101010101u * (x))
+
+/* High bit of each byte of the result set iff that byte of v is not '0'..'9'.
+ * Bytes >= 0x80 are flagged by v itself; the other two terms work on 7-bit
+ * bytes so no carry or borrow crosses a byte: b + 0x46 >= 0x80 iff b >= ':',
+ * and 0xAF - b >= 0x80 iff b < '0'. */
+static inline uint64_t non_digits(uint64_t v)
 {
-    uint64_t v;
-    memcpy(&v, s, 8);
-    /* every byte 0x30..0x39: high nibble 3, and still 3 after adding 6 */
-    if ((v & 0xF0F0F0F0F0F0F0F0u) != 0x3030303030303030u ||
-        ((v + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) != 0x3030303030303030u)
-        return -1;
-    v -= 0x3030303030303030u;
-    /* merge neighbours: 8 digits -> 4 two-digit lanes -> 2 four-digit -> 1 */
-    v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFu;
-    v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFu;
-    v = (v * 10000 + (v >> 32)) & 0xFFFFFFFFu;
-    return (int64_t)v;
+    uint64_t low7 = v & BYTES(0x7F);
+    return (v | (low7 + BYTES(0x46)) | (BYTES(0xAF) - low7)) & BYTES(0x80);
 }
 
-/* Digits starting at s[i] (i < end): accumulate into *w, return the index
- * after the last digit. */
+/* Value of eight decimal digits (0..9 per byte, the first in the low byte):
+ * merge neighbours into 4 two-digit lanes, then 2 four-digit, then one. */
+static inline uint64_t digits8(uint64_t v)
+{
+    v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFu;
+    v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFu;
+    return (v * 10000 + (v >> 32)) & 0xFFFFFFFFu;
+}
+#endif
+
+/* Digits from s[i] (i <= end): accumulate into *w (mod 2^64), return the
+ * index after the last digit. Reads nothing at or past `end`. */
 static inline size_t eat_digits(const unsigned char *s, size_t i, size_t end, uint64_t *w)
 {
     uint64_t acc = *w;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef JDOC_NUM_SWAR
     while (end - i >= 8) {
-        int64_t v = swar8(s + i);
-        if (v < 0)
-            break;
-        acc = acc * 100000000u + (uint64_t)v;
-        i += 8;
+        uint64_t v;
+        memcpy(&v, s + i, 8);
+        uint64_t nd = non_digits(v);
+        v -= BYTES('0'); /* borrows only start at non-digit bytes and move up */
+        if (!nd) {
+            acc = acc * 100000000u + digits8(v);
+            i += 8;
+            continue;
+        }
+        unsigned k = (unsigned)__builtin_ctzll(nd) >> 3; /* digits before the first non-digit */
+        if (k) {
+            /* move the k digits to the top bytes: the zeros shifted in below
+             * them act as leading zeros, the rest falls off the top */
+            acc = acc * pow10_u64[k] + digits8(v << (64 - 8 * k));
+            i += k;
+        }
+        *w = acc;
+        return i;
     }
 #endif
     while (i < end && is_digit(s[i])) {
@@ -129,7 +155,7 @@ static inline size_t eat_digits(const unsigned char *s, size_t i, size_t end, ui
     return i;
 }
 
-static inline jdoc_status scan_num(const char *p, size_t avail, scan *s, size_t *err_off)
+static HOT_INLINE jdoc_status scan_num(const char *p, size_t avail, scan *s, size_t *err_off)
 {
     const unsigned char *u = (const unsigned char *)p;
     size_t i = 0;
@@ -193,8 +219,14 @@ bad:
     return JDOC_ERR_NUMBER;
 }
 
+/* Does a 20-digit integer fit in uint64? */
+static COLD bool fits_u64_20(const char *digits)
+{
+    return memcmp(digits, "18446744073709551615", 20) <= 0;
+}
+
 /* Type, i and u from a scanned token. */
-static inline void classify(const char *p, const scan *s, jdoc_num *out)
+static HOT_INLINE void classify(const char *p, const scan *s, jdoc_num *out)
 {
     out->len = s->len;
     out->i = 0;
@@ -203,7 +235,7 @@ static inline void classify(const char *p, const scan *s, jdoc_num *out)
     if (s->frac || s->expo)
         return;
     uint64_t mag = s->w;
-    if (s->ilen > 20 || (s->ilen == 20 && memcmp(p + s->neg, "18446744073709551615", 20) > 0))
+    if (s->ilen >= 20 && (s->ilen > 20 || !fits_u64_20(p + s->neg)))
         return; /* beyond 64 bits */
     if (!s->neg) {
         out->u = mag;
@@ -226,7 +258,7 @@ static inline void classify(const char *p, const scan *s, jdoc_num *out)
 /* Bits of the positive double nearest to w * 10^q (w != 0, q in table range),
  * INF_BITS when it overflows. *ok is false when the 128-bit approximation
  * cannot decide; the returned bits are then off by at most one ulp. */
-static inline uint64_t eisel_lemire(uint64_t w, int q, bool *ok)
+static HOT_INLINE uint64_t eisel_lemire(uint64_t w, int q, bool *ok)
 {
     /* Let T be the table row: 5^q * 2^-s (s = floor(q*log2 5) - 127) truncated
      * to 128 bits. Then X = wn * T, with wn = w << lz in [2^63, 2^64), is in
@@ -404,8 +436,8 @@ static int cmp_halfway(const exact_dec *x, uint64_t b)
 
 /* Exact bits of the positive double nearest to the token's digits, starting
  * from a candidate at most a few ulps away. ds: first integer digit. */
-static uint64_t exact_bits(const unsigned char *ds, size_t ilen, size_t n, size_t z,
-                           int64_t dexp, uint64_t cand)
+static COLD uint64_t exact_bits(const unsigned char *ds, size_t ilen, size_t n, size_t z,
+                                int64_t dexp, uint64_t cand)
 {
     exact_dec x;
     size_t nsig = n - z;
@@ -439,9 +471,13 @@ static uint64_t exact_bits(const unsigned char *ds, size_t ilen, size_t n, size_
         x.e2l = 0;
     }
 
+    /* Walk from the candidate to the answer: the b with
+     * halfway(b - 1) <= value <= halfway(b), ties to even. The candidate is
+     * within a couple of ulps (jdoc__num_parse_exact: 64 more); the step cap
+     * only bounds the time should that ever be wrong. */
     uint64_t b = cand > INF_BITS ? INF_BITS : cand;
     bool up = false;
-    while (b < INF_BITS) {
+    for (int steps = 0; steps < 256 && b < INF_BITS; steps++) {
         int c = cmp_halfway(&x, b);
         if (c > 0 || (c == 0 && (b & 1))) {
             b++;
@@ -450,7 +486,7 @@ static uint64_t exact_bits(const unsigned char *ds, size_t ilen, size_t n, size_
             break;
         }
     }
-    while (!up && b > 0) {
+    for (int steps = 0; steps < 256 && !up && b > 0; steps++) {
         int c = cmp_halfway(&x, b - 1);
         if (c < 0 || (c == 0 && !((b - 1) & 1)))
             b--;
@@ -464,13 +500,16 @@ static uint64_t exact_bits(const unsigned char *ds, size_t ilen, size_t n, size_
 /* Decimal to double                                                        */
 /* ------------------------------------------------------------------------ */
 
+#if FLT_EVAL_METHOD == 0
 static const double pow10_dbl[23] = {
     1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
+#endif
 
-/* |value| of a scanned token as double bits (INF_BITS beyond range). */
-static uint64_t to_bits(const char *p, const scan *s)
+/* |value| of a scanned token as double bits (INF_BITS beyond range), any
+ * token. exact/nudge: jdoc__num_parse_exact only. */
+static COLD uint64_t to_bits_general(const char *p, const scan *s, bool exact, int nudge)
 {
     const unsigned char *ds = (const unsigned char *)p + s->neg;
     size_t n = s->ilen + s->flen;
@@ -485,28 +524,8 @@ static uint64_t to_bits(const char *p, const scan *s)
         q = s->exp - (int64_t)s->flen;
         if (w == 0)
             return 0;
-#if FLT_EVAL_METHOD == 0 && !defined(JDOC_NUMBER_FORCE_EXACT)
-        /* Clinger: w and 10^|q| are exact doubles, one rounding. */
-        if (w <= (uint64_t)1 << 53 && q >= -22 && q <= 22 + 15) {
-            double d = (double)w;
-            if (q < 0) {
-                d /= pow10_dbl[-q];
-            } else if (q <= 22) {
-                d *= pow10_dbl[q];
-            } else {
-                uint64_t m = pow10_u64[q - 22];
-                if (w > (((uint64_t)1 << 53) / m))
-                    goto lemire;
-                d = (double)(w * m) * 1e22;
-            }
-            uint64_t b;
-            memcpy(&b, &d, sizeof b);
-            return b;
-        }
-    lemire:
-#endif
         if (q < JDOC_POW5_MIN_Q)
-            return 0; /* w * 10^q < 10^-323 / 10: below half the smallest subnormal */
+            return 0; /* w * 10^q < 10^-324: below half the smallest subnormal */
         if (q > JDOC_POW5_MAX_Q)
             return INF_BITS;
     } else {
@@ -541,10 +560,13 @@ static uint64_t to_bits(const char *p, const scan *s)
         uint64_t b2 = eisel_lemire(w + 1, (int)q, &ok2);
         ok = ok2 && b2 == b;
     }
-#ifdef JDOC_NUMBER_FORCE_EXACT /* testing only: every number takes the exact path */
-    ok = false;
-    b = b + (w % 5) - 2 < INF_BITS ? b + (w % 5) - 2 : b;
-#endif
+    if (exact) {
+        ok = false;
+        if (nudge < 0)
+            b = b >= (uint64_t)-nudge ? b - (uint64_t)-nudge : 0;
+        else
+            b = INF_BITS - b >= (uint64_t)nudge ? b + (uint64_t)nudge : INF_BITS;
+    }
     if (ok)
         return b;
     if (n <= 19) {
@@ -553,6 +575,34 @@ static uint64_t to_bits(const char *p, const scan *s)
         dexp = (int64_t)(n - z - 1) + s->exp - (int64_t)s->flen;
     }
     return exact_bits(ds, s->ilen, n, z, dexp, b);
+}
+
+/* The common case inline: at most 19 digits, decided by Clinger or by
+ * Eisel-Lemire; everything else goes to to_bits_general. */
+static HOT_INLINE uint64_t to_bits(const char *p, const scan *s)
+{
+    if (s->ilen + s->flen <= 19) {
+        uint64_t w = s->w;
+        int64_t q = s->exp - (int64_t)s->flen;
+        if (w == 0)
+            return 0;
+#if FLT_EVAL_METHOD == 0
+        if (w <= (uint64_t)1 << 53 && q >= -22 && q <= 22) {
+            double d = (double)w;
+            d = q < 0 ? d / pow10_dbl[-q] : d * pow10_dbl[q];
+            uint64_t b;
+            memcpy(&b, &d, sizeof b);
+            return b;
+        }
+#endif
+        if (q >= JDOC_POW5_MIN_Q && q <= JDOC_POW5_MAX_Q) {
+            bool ok;
+            uint64_t b = eisel_lemire(w, (int)q, &ok);
+            if (ok)
+                return b;
+        }
+    }
+    return to_bits_general(p, s, false, 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -601,5 +651,19 @@ jdoc_status jdoc__num_parse(const char *p, size_t avail, jdoc_num *out, size_t *
     if (s.neg)
         b |= (uint64_t)1 << 63;
     out->d = bits_to_double(b);
+    return JDOC_OK;
+}
+
+jdoc_status jdoc__num_parse_exact(const char *p, size_t avail, int nudge, double *d)
+{
+    scan s;
+    if (scan_num(p, avail, &s, NULL) != JDOC_OK)
+        return JDOC_ERR_NUMBER;
+    if (nudge < -64 || nudge > 64)
+        return JDOC_ERR_ARG;
+    uint64_t b = to_bits_general(p, &s, true, nudge);
+    if (s.neg)
+        b |= (uint64_t)1 << 63;
+    *d = bits_to_double(b);
     return JDOC_OK;
 }

@@ -17,10 +17,20 @@ typedef struct jdoc_num {
  * The token must follow the RFC 8259 grammar exactly and be followed by the
  * end of the buffer or a delimiter (space, \t, \n, \r, ',', ']', '}', ':', '"').
  * Returns JDOC_OK or JDOC_ERR_NUMBER; *err_off (may be NULL) gets the offset
- * from p of the first offending byte. Never allocates. */
+ * from p of the first offending byte (on error out->type is JDOC_INVALID,
+ * out->len that offset, the rest zero). Never allocates. On JDOC_OK, i is set
+ * for JDOC_INT, u for JDOC_UINT and nonnegative JDOC_INT, both 0 otherwise. */
 jdoc_status jdoc__num_parse(const char *p, size_t avail, jdoc_num *out, size_t *err_off);
 
-/* Classify only (no double conversion): type and length, same errors. */
+/* Classify only (no double conversion): type, len, i and u as above, same
+ * errors; out->d is 0.0 and out->inf false. */
 jdoc_status jdoc__num_classify(const char *p, size_t avail, jdoc_num *out, size_t *err_off);
+
+/* For tests: the exact big-integer conversion alone (what jdoc__num_parse
+ * falls back to when its fast paths cannot decide), started `nudge` ulps
+ * (-64..64) away from the usual first guess. *d gets the same double as
+ * jdoc__num_parse. JDOC_ERR_NUMBER for a bad token, JDOC_ERR_ARG for a nudge
+ * out of range. Slow; not for production use. */
+jdoc_status jdoc__num_parse_exact(const char *p, size_t avail, int nudge, double *d);
 
 #endif
