@@ -41,6 +41,7 @@ TEST_LIBS = -lcriterion -lm -lpthread
 
 # Fragments add to EXTRA_ALL (built by `make`), EXTRA_CHECKS (run by `make test`),
 # EXTRA_INSTALL (installed by `make install`) and define their own targets.
+.DEFAULT_GOAL := all
 EXTRA_ALL :=
 EXTRA_CHECKS :=
 EXTRA_INSTALL :=
@@ -103,7 +104,7 @@ check-arm64:
 	    $(ARM_BUILD)/libjdoc.a -lm -o $(ARM_BUILD)/check_kernels
 	qemu-aarch64 $(ARM_BUILD)/check_kernels
 
-install: lib
+install: lib $(EXTRA_INSTALL)
 	@mkdir -p $(BUILD)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' jdoc.pc.in > $(BUILD)/jdoc.pc
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig

@@ -213,8 +213,9 @@ JDOC_API jdoc_type jdoc_typeof(jdoc_value v);
 
 /** Typed getters. Each returns JDOC_OK, or JDOC_ERR_TYPE when the value has
  *  another type (null is its own type: missing, null and wrong type are always
- *  distinguishable), JDOC_ERR_NUMBER for a malformed number, JDOC_ERR_RANGE when
- *  it does not fit, JDOC_ERR_ARG for a NULL output or no value. */
+ *  distinguishable), JDOC_ERR_RANGE when it does not fit, JDOC_ERR_ARG for a
+ *  NULL output or no value. On a token that is not JSON at all (`01`, `tru`,
+ *  `.5`): the number getters say JDOC_ERR_NUMBER, the others JDOC_ERR_SYNTAX. */
 JDOC_API jdoc_status jdoc_get_bool(jdoc_value v, bool *out);
 JDOC_API jdoc_status jdoc_get_int64(jdoc_value v, int64_t *out);
 JDOC_API jdoc_status jdoc_get_uint64(jdoc_value v, uint64_t *out);
@@ -259,6 +260,9 @@ JDOC_API jdoc_status jdoc_iter_init(jdoc_value container, jdoc_iter *it);
 JDOC_API bool jdoc_iter_next(jdoc_iter *it, jdoc_value *val);
 /** Current member's decoded key (objects only; JDOC_ERR_TYPE for arrays). */
 JDOC_API jdoc_status jdoc_iter_key(const jdoc_iter *it, const char **key, size_t *len);
+/** Current member's key as written in the source, with its quotes (no decoding,
+ *  no write to the parser: safe on shared documents). */
+JDOC_API jdoc_status jdoc_iter_key_raw(const jdoc_iter *it, const char **key, size_t *len);
 
 /* ------------------------------------------------------------------------ */
 /* Compiled paths                                                           */
@@ -275,7 +279,8 @@ JDOC_API jdoc_path *jdoc_path_compile_ex(const char *expr, size_t len, jdoc_synt
                                          const jdoc_allocator *a, jdoc_status *st);
 JDOC_API void jdoc_path_free(jdoc_path *p);
 JDOC_API jdoc_status jdoc_fetch_path(jdoc_value from, const jdoc_path *p, jdoc_value *out);
-/** Fetch n compiled paths from one value in one pass over its members.
+/** Fetch n compiled paths from one value in one pass over its members
+ *  (absolute paths too when `from` is the root).
  *  out[i] and each[i] (each may be NULL) get every path's value and status;
  *  returns JDOC_OK when all were found, else the first non-OK status. */
 JDOC_API jdoc_status jdoc_fetch_many(jdoc_value from, const jdoc_path *const *paths, size_t n,
@@ -307,8 +312,10 @@ JDOC_API jdoc_status jdoc_explain(jdoc_value from, const char *path, size_t len,
                                   jdoc_error *err, char *where, size_t cap);
 
 /** A value as compact JSON: the source text without the whitespace outside
- *  strings (strings, numbers and literals as in the source). Writes up to cap
- *  bytes and a NUL when there is room; returns the full length. Iterative. */
+ *  strings (strings, numbers and literals as in the source). Like snprintf:
+ *  writes at most cap - 1 bytes and a NUL (nothing when cap is 0) and returns
+ *  the full length, so a buffer of (return value + 1) bytes holds it all.
+ *  Iterative. */
 JDOC_API size_t jdoc_dump(jdoc_value v, char *buf, size_t cap);
 
 /* ------------------------------------------------------------------------ */

@@ -199,6 +199,19 @@ jdoc_status jdoc_iter_key(const jdoc_iter *it, const char **key, size_t *len)
     return jdoc__string_at(it->doc, it->key, key, len);
 }
 
+jdoc_status jdoc_iter_key_raw(const jdoc_iter *it, const char **key, size_t *len)
+{
+    if (!it || !key || !len || !it->doc)
+        return JDOC_ERR_ARG;
+    if (!it->object)
+        return JDOC_ERR_TYPE;
+    if (it->key == UINT32_MAX)
+        return JDOC_ERR_NOT_FOUND;
+    *key = it->doc->json + it->doc->index[it->key];
+    *len = jdoc__string_end(it->doc, it->key) + 1 - it->doc->index[it->key];
+    return JDOC_OK;
+}
+
 jdoc_status jdoc_get_raw(jdoc_value v, const char **s, size_t *len)
 {
     if (!valid(v) || !s || !len)

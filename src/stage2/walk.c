@@ -222,7 +222,7 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
         out[k] = (jdoc_value){ 0 };
         if (!p)
             st[k] = JDOC_ERR_ARG;
-        else if (object && !p->absolute && p->n > 0 && p->steps[0].kind == STEP_KEY) {
+        else if (object && (!p->absolute || from.idx == 0) && p->n > 0 && p->steps[0].kind == STEP_KEY) {
             st[k] = JDOC_ERR_NOT_FOUND;
             pending |= 1ull << k;
         } else
@@ -230,19 +230,36 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
     }
     if (!pending)
         return;
+    /* the first steps, laid out for the member loop: length and first byte
+     * reject almost every (member, path) pair without touching the key */
+    uint32_t klen[64];
+    uint8_t k0[64];
+    for (uint64_t m = pending; m; m &= m - 1) {
+        int k = __builtin_ctzll(m);
+        klen[k] = paths[k]->steps[0].klen;
+        k0[k] = klen[k] ? (uint8_t)paths[k]->steps[0].key[0] : 0;
+    }
+    const char *json = d->json;
+    const uint32_t *ix = d->index;
     uint32_t i = from.idx + 1;
-    if (J(d, i) == '}')
+    if (json[ix[i]] == '}')
         return;
     for (;;) {
-        if (JDOC_UNLIKELY(J(d, i) != '"' || J(d, i + 1) != ':'))
+        if (JDOC_UNLIKELY(json[ix[i]] != '"' || json[ix[i + 1]] != ':'))
             break;
         uint32_t v = i + 2, next = jdoc__skip(d, v);
         if (JDOC_UNLIKELY(next == UINT32_MAX))
             break;
-        const char *raw = d->json + d->index[i] + 1;
-        size_t rawlen = jdoc__string_end(d, i) - (d->index[i] + 1);
+        const char *raw = json + ix[i] + 1;
+        uint32_t q = ix[i + 1];
+        while (json[q - 1] != '"')   /* the closing quote, before the ':' */
+            q--;
+        size_t rawlen = (size_t)(json + q - 1 - raw);
+        uint8_t r0 = (uint8_t)raw[0];
         for (uint64_t m = pending; m; m &= m - 1) {
             int k = __builtin_ctzll(m);
+            if (rawlen == klen[k] ? r0 != k0[k] && klen[k] : rawlen < klen[k] || (r0 != k0[k] && r0 != '\\'))
+                continue;
             const jdoc_path *p = paths[k];
             if (!raw_key_eq(raw, rawlen, &p->steps[0]))
                 continue;
@@ -252,7 +269,7 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
             if (st[k] == JDOC_OK)
                 out[k] = (jdoc_value){ d, at };
         }
-        char c = J(d, next);
+        char c = json[ix[next]];
         if (!pending || c == '}')
             return;
         if (c != ',')

@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: MIT
+# The jdoc command-line tool ($(BUILD)/jdoc), its end-to-end tests (`make check-cli`,
+# run by `make test`) and the Docker demo (`make demo`, defined in demo/demo.mk).
+
+CLI_SRC := cli/jdoc.c cli/input.c cli/emit.c
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+
+EXTRA_ALL     += $(BUILD)/jdoc
+EXTRA_CHECKS  += check-cli
+EXTRA_INSTALL += $(BUILD)/jdoc
+
+$(BUILD)/obj/cli/%.o: cli/%.c
+	@mkdir -p $(@D)
+	$(CC) $(JDOC_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/jdoc: $(CLI_OBJ) $(BUILD)/libjdoc.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libjdoc.a -lm
+
+# The tests use the generator for realistic Docker input.
+.PHONY: check-cli
+check-cli: $(BUILD)/jdoc $(BUILD)/gen_docker
+	bash tests/cli/run.sh $(BUILD)/jdoc $(BUILD)/gen_docker
+
+-include demo/demo.mk
+-include $(CLI_OBJ:.o=.d)
