@@ -134,6 +134,9 @@ Test(parse, invalid_utf8_classes)
     ERR("[\"\xff\"]", JDOC_ERR_UTF8, 2);
     ERR("\"\xe2\x82", JDOC_ERR_UTF8, 1);                /* truncated at the end of input */
     ERR("[1, \xc3]", JDOC_ERR_UTF8, 4);                 /* outside strings too */
+    ERR("\xef\x29\xbb\xbf", JDOC_ERR_UTF8, 0);           /* a truncated sequence before scalar bytes */
+    ERR("[\xe2\x82" "a]", JDOC_ERR_UTF8, 1);
+    ERR("[\xe2 1]", JDOC_ERR_UTF8, 1);                   /* ... before whitespace */
     OK("[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\xed\x9f\xbf\xee\x80\x80\"]");
 }
 

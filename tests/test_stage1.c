@@ -184,18 +184,19 @@ ParameterizedTest(jdoc_kernel_id *id, stage1, utf8_exhaustive)
     char buf[80];
     uint32_t n, nb;
     long bad = 0;
-    for (int pos = 0; pos < 2; pos++) {
-        size_t at = pos ? 62 : 20;    /* bytes at 62,63,64: across the boundary */
+    for (int pos = 0; pos < 4; pos++) {
+        size_t at = pos & 1 ? 62 : 20;    /* bytes at 62,63,64: across the boundary */
+        bool in_string = pos < 2;         /* then the same outside strings, as scalar bytes */
         for (unsigned a = 0x20; a < 0x100; a++)
             for (unsigned b = 0x20; b < 0x100; b++)
                 for (unsigned c = 0; c < (a >= 0xE0 && a <= 0xF4 && b >= 0x80 && b < 0xC0 ? 0x100u : 1u); c++) {
                     memset(buf, ' ', sizeof buf);
-                    buf[0] = '"';
+                    buf[0] = in_string ? '"' : '[';
                     buf[at] = (char)a;
                     buf[at + 1] = (char)b;
                     buf[at + 2] = (char)(c ? c : ' ');
                     buf[at + 3] = (char)(c ? 0x80 : ' ');  /* a 4th byte for F0..F4 */
-                    buf[78] = '"';
+                    buf[78] = in_string ? '"' : ']';
                     if (a == '"' || b == '"' || c == '"' || a == '\\' || b == '\\' || c == '\\')
                         continue;
                     jdoc_status s1 = jdoc__stage1_kernel_only(ps, ps->k, buf, 79, &n, &nb);

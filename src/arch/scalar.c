@@ -189,7 +189,10 @@ static void stage1_scalar(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
         switch (k) {
         case C_WS:
             scalar = false;
-            /* indentation: 8 spaces at a time, then byte by byte */
+            /* indentation: 8 spaces at a time, then byte by byte (not while
+             * a UTF-8 sequence waits for its continuation bytes) */
+            if (u.need)
+                break;
             for (uint64_t w; i + 9 <= len && (memcpy(&w, buf + i + 1, 8), w == ONES * ' ');)
                 i += 8;
             while (i + 1 < len && cls[buf[i + 1]] == C_WS)
@@ -215,7 +218,7 @@ static void stage1_scalar(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
             if (!scalar)
                 index[n++] = (uint32_t)(base + i);
             scalar = true;
-            if (k != C_BACKSLASH)
+            if (k != C_BACKSLASH && !u.need)
                 while (i + 1 < len && cls[buf[i + 1]] == C_SCALAR)
                     i++;
             break;
