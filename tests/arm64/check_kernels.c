@@ -47,17 +47,17 @@ static void utf8_pairs(jdoc_parser *ps, jdoc_parser *pk)
     char buf[80], why[128] = "", what[64];
     uint32_t n, nb;
     bool ok = true;
-    for (int pos = 0; pos < 2 && ok; pos++)
+    for (int pos = 0; pos < 4 && ok; pos++)
         for (unsigned a = 0x20; a < 0x100 && ok; a++)
             for (unsigned b = 0x20; b < 0x100 && ok; b++) {
                 if (a == '"' || b == '"' || a == '\\' || b == '\\')
                     continue;
                 memset(buf, ' ', sizeof buf);
-                buf[0] = '"';
-                buf[pos ? 63 : 20] = (char)a;
-                buf[pos ? 64 : 21] = (char)b;
-                buf[pos ? 65 : 22] = (char)0x80;
-                buf[78] = '"';
+                buf[0] = pos < 2 ? '"' : '[';       /* inside a string, then outside */
+                buf[pos & 1 ? 63 : 20] = (char)a;
+                buf[pos & 1 ? 64 : 21] = (char)b;
+                buf[pos & 1 ? 65 : 22] = (char)0x80;
+                buf[78] = pos < 2 ? '"' : ']';
                 jdoc_status s1 = jdoc__stage1_kernel_only(ps, ps->k, buf, 79, &n, &nb);
                 jdoc_status s2 = jdoc__stage1_kernel_only(pk, pk->k, buf, 79, &n, &nb);
                 if ((s1 == JDOC_OK) != (s2 == JDOC_OK)) {
