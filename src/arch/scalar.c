@@ -164,9 +164,12 @@ static void stage1_scalar(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
                 escaped = false;
             } else if (c == '\\') {
                 escaped = true;
+                continue;
             } else if (c == '"') {
                 in_string = false;
-            } else if (!u.need) {
+                continue;
+            }
+            if (!u.need) {
                 /* skip plain words; the byte after them goes through the loop */
                 while (i + 9 <= len) {
                     uint64_t w;
@@ -218,9 +221,16 @@ static void stage1_scalar(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
             if (!scalar)
                 index[n++] = (uint32_t)(base + i);
             scalar = true;
-            if (k != C_BACKSLASH && !u.need)
+            if (k != C_BACKSLASH && !u.need) {
+                /* digits 8 at a time: every byte has high nibble 3, and
+                 * adding 6 to each carries out of no low nibble */
+                for (uint64_t w; i + 9 <= len && (memcpy(&w, buf + i + 1, 8),
+                                                  (w & ONES * 0xF0) == ONES * 0x30 &&
+                                                      ((w + ONES * 0x06) & ONES * 0xF0) == ONES * 0x30);)
+                    i += 8;
                 while (i + 1 < len && cls[buf[i + 1]] == C_SCALAR)
                     i++;
+            }
             break;
         }
     }
