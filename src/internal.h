@@ -33,6 +33,7 @@ struct jdoc_parser {
     uint32_t *index;   size_t index_cap;   /* entries */
     uint32_t *jump;    size_t jump_cap;
     uint32_t *brackets; size_t brackets_cap;
+    uint8_t *brtype;   size_t brtype_cap;
     /* decoded strings: one buffer of the document's size, each escaped string
      * decoded once; memo[i] = 1 + offset in scratch of entry i's decoding */
     char *scratch;     size_t scratch_cap, scratch_len;

@@ -243,7 +243,7 @@ Test(parse, reuse_allocates_nothing_after_warmup)
             after_first = c.calls;
     }
     cr_expect_eq(c.calls, after_first, "allocations after warm-up: %ld", c.calls - after_first);
-    cr_expect_leq(after_first, 8);
+    cr_expect_leq(after_first, 16);   /* the buffers grow with the first documents only */
     jdoc_parser_free(p);
     cr_expect_eq(c.live, 0);
     free(b);

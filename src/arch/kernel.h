@@ -29,6 +29,7 @@ typedef struct jdoc_s1 {
     uint32_t *index;       /* offsets of structural entries */
     uint32_t n;
     uint32_t *brackets;    /* index entries (not offsets) of [ ] { } */
+    uint8_t *brtype;       /* and their bytes, so the bracket pass need not read the input */
     uint32_t nb;
     /* error: code != JDOC_OK once an error is seen. The scalar kernel sets the
      * exact offset and message; SIMD kernels only set `code` (any value) and

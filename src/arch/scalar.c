@@ -131,6 +131,7 @@ static void stage1_scalar(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
     bool utf8 = s->check_utf8;
     uint32_t n = s->n, nb = s->nb;
     uint32_t *index = s->index, *brackets = s->brackets;
+    uint8_t *brtype = s->brtype;
     const size_t base = s->base;
     u8state u = { s->seq_need, s->seq_lo, s->seq_hi, s->seq_start };
     size_t err;
@@ -202,6 +203,7 @@ static void stage1_scalar(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
                 i++;
             break;
         case C_BRACKET:
+            brtype[nb] = c;
             brackets[nb++] = n;
             /* fall through */
         case C_SEP:

@@ -25,10 +25,12 @@ static jdoc_status run_kernel(jdoc_parser *p, const jdoc_kernel *k, const char *
         /* room for every byte of the chunk being an entry, 64 of slack for
          * the unrolled writes, and the sentinel */
         if (jdoc__reserve(p, (void **)&p->index, &p->index_cap, (size_t)s->n + chunk + 65, 4) ||
-            jdoc__reserve(p, (void **)&p->brackets, &p->brackets_cap, (size_t)s->nb + chunk + 65, 4))
+            jdoc__reserve(p, (void **)&p->brackets, &p->brackets_cap, (size_t)s->nb + chunk + 65, 4) ||
+            jdoc__reserve(p, (void **)&p->brtype, &p->brtype_cap, (size_t)s->nb + chunk + 65, 1))
             return JDOC_ERR_NOMEM;
         s->index = p->index;
         s->brackets = p->brackets;
+        s->brtype = p->brtype;
         s->base = pos;
         k->stage1(s, (const uint8_t *)json + pos, chunk, pos + chunk == len);
         pos += chunk;
@@ -78,36 +80,38 @@ static jdoc_status check_root_scalar(jdoc_parser *p, const char *json, size_t le
 
 /*
  * Match the brackets of the container whose opening bracket is entry `s`,
- * which is brackets[*bk], walking the bracket entries only, until it closes
- * at *end. The open containers form a stack threaded through jump[]: while a
- * container is open, jump[its entry] holds the entry of the container around
- * it; once closed, its closing entry. Stored entries are relative to `rel`
- * (the document's first entry). No memory beyond jump[] is needed.
+ * which is brackets[*bk], walking the bracket entries only (and their bytes,
+ * kept by the kernel: no read of the input), until it closes at *end. The
+ * open containers form a stack threaded through jump[]: while a container is
+ * open, jump[its entry] holds the bracket number of the container around it;
+ * once closed, its closing entry. Stored entries are relative to `rel` (the
+ * document's first entry). No memory beyond jump[] is needed.
  */
 jdoc_status jdoc__match_container(jdoc_parser *p, const char *json, size_t eof, uint32_t s, uint32_t rel,
                                   uint32_t *bk, uint32_t nb, uint32_t *end)
 {
     const uint32_t *idx = p->index, *br = p->brackets;
+    const uint8_t *type = p->brtype;
     uint32_t *jump = p->jump;
     uint32_t top = UINT32_MAX, depth = 0, max = p->max_depth;
     for (uint32_t k = *bk; k < nb; k++) {
         uint32_t e = br[k];
-        char c = json[idx[e]];
+        uint8_t c = type[k];
         if (c == '[' || c == '{') {
             if (JDOC_UNLIKELY(++depth > max))
                 return jdoc__fail(p, JDOC_ERR_DEPTH, idx[e], "nesting too deep");
             jump[e] = top;
-            top = e;
+            top = k;
             continue;
         }
         if (JDOC_UNLIKELY(top == UINT32_MAX))
             return jdoc__fail(p, JDOC_ERR_SYNTAX, idx[e], "unmatched closing bracket");
-        char o = json[idx[top]];
-        if (JDOC_UNLIKELY((o == '[') != (c == ']')))
+        /* '[' + 2 == ']' and '{' + 2 == '}' */
+        if (JDOC_UNLIKELY(type[top] + 2 != c))
             return jdoc__fail(p, JDOC_ERR_SYNTAX, idx[e], c == ']' ? "expected '}' before ']'" : "expected ']' before '}'");
-        uint32_t up = jump[top];
-        jump[top] = e - rel;
-        top = up;
+        uint32_t open = br[top];
+        top = jump[open];
+        jump[open] = e - rel;
         if (--depth == 0) {
             *bk = k + 1;
             *end = e;
@@ -115,7 +119,8 @@ jdoc_status jdoc__match_container(jdoc_parser *p, const char *json, size_t eof, 
         }
     }
     (void)s;
-    return jdoc__fail(p, JDOC_ERR_SYNTAX, eof, json[idx[top]] == '[' ? "unclosed '['" : "unclosed '{'");
+    (void)json;
+    return jdoc__fail(p, JDOC_ERR_SYNTAX, eof, type[top] == '[' ? "unclosed '['" : "unclosed '{'");
 }
 
 /* The first entry of a document must start a value; a scalar root must be a

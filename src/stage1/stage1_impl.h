@@ -134,6 +134,7 @@ typedef struct JDOC_FN(carry) {
     uint64_t escaped, in_string, scalar, err;
     uint32_t n, nb;
     uint32_t *index, *brackets;
+    uint8_t *brtype;
     bool check_utf8;
 } JDOC_FN(carry);
 
@@ -203,6 +204,7 @@ static inline __attribute__((always_inline)) void JDOC_FN(block)(JDOC_FN(carry) 
     uint32_t n = s->n;
     while (brs) {
         uint64_t low = brs & (0 - brs);
+        s->brtype[s->nb] = p[ctz_nz(low)];
         s->brackets[s->nb++] = n + (uint32_t)__builtin_popcountll(st & (low - 1));
         brs ^= low;
     }
@@ -230,7 +232,7 @@ static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool las
     t.u8_err = v_splat(0);
     t.u8_prev = v_load(s->prev + 64 - VEC_BYTES);
     t.u8_inc = s->utf8_inc;
-    JDOC_FN(carry) c = { s->escaped, s->in_string, s->scalar, 0, s->n, s->nb, s->index, s->brackets, s->check_utf8 };
+    JDOC_FN(carry) c = { s->escaped, s->in_string, s->scalar, 0, s->n, s->nb, s->index, s->brackets, s->brtype, s->check_utf8 };
 
     size_t i = 0;
     for (; i + 64 <= len; i += 64)
