@@ -49,11 +49,16 @@ struct jdoc_parser {
         size_t count;        /* documents returned, damaged ones included */
         size_t last;         /* offset of the last document returned */
         bool active, indexed;
-        uint32_t n, nb;      /* entries and bracket entries indexed */
+        bool done;           /* the run reached the end of the buffer or a kernel error */
+        size_t run;          /* where the current indexing run started */
+        size_t to;           /* bytes indexed so far, from `run` */
         uint32_t next, bk;   /* next document's first entry and bracket entry */
         jdoc_status err;     /* kernel error where the index stops */
         size_t err_off;
         const char *err_msg;
+        jdoc_s1 ks;          /* the kernel's state between windows */
+        size_t window;       /* bytes indexed at a time: 1 MiB (tests make it small) */
+        size_t chunk;        /* bytes per kernel call: small right after a kernel error */
     } st;
 };
 

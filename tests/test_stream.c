@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "internal.h"
 #include "testutil.h"
 
 typedef struct seen {
@@ -211,4 +212,107 @@ Test(stream, parse_ends_a_stream)
     cr_expect(!jdoc_stream_next(p, &d, &st));
     cr_expect_eq(st, JDOC_ERR_ARG);
     jdoc_parser_free(p);
+}
+
+/* A stream of several MB, so that documents, scalars, strings and damaged
+ * documents fall across the 1 MiB indexing windows: every document comes out
+ * exactly once, as jdoc_parse sees it alone, on every kernel. */
+Test(stream, long_stream_across_windows, .timeout = 60)
+{
+    size_t cap = 5u << 20, len = 0;
+    char *b = malloc(cap);
+    uint64_t seed = 42;
+    int expect_ok = 0, expect_bad = 0;
+    size_t *starts = malloc(sizeof(size_t) * 200000), *ends = malloc(sizeof(size_t) * 200000);
+    bool *bad = malloc(200000);
+    int nd = 0;
+    while (len + 4096 < cap) {
+        uint64_t r = tu_rand(&seed);
+        char doc[4096];
+        int dl;
+        switch (r % 8) {
+        case 0: dl = snprintf(doc, sizeof doc, "%llu", (unsigned long long)(r >> 20)); break;
+        case 1: dl = snprintf(doc, sizeof doc, "\"s\\\"%llu\\u00e9\"", (unsigned long long)(r >> 40)); break;
+        case 2: dl = snprintf(doc, sizeof doc, "true"); break;
+        case 3: {
+            /* a big object: makes the windows fall inside documents */
+            int k = (int)(r >> 8) % 200;
+            dl = snprintf(doc, sizeof doc, "{\"id\":%d,\"v\":[", k);
+            for (int i = 0; i < k && dl < 3900; i++)
+                dl += snprintf(doc + dl, sizeof doc - (size_t)dl, "%s{\"x\":\"%d\"}", i ? "," : "", i);
+            dl += snprintf(doc + dl, sizeof doc - (size_t)dl, "]}");
+            break;
+        }
+        case 4:   /* damaged: a mismatched bracket, invalid UTF-8, an unterminated string */
+            dl = snprintf(doc, sizeof doc, "%s",
+                          (const char *[]){ "{\"a\":[1,2}", "[\"\xff\"]", "[\"abc" }[(r >> 5) % 3]);
+            break;
+        default: dl = snprintf(doc, sizeof doc, "[%llu,{\"k\":null}]", (unsigned long long)(r >> 30)); break;
+        }
+        bool dmg = r % 8 == 4;
+        starts[nd] = len;
+        memcpy(b + len, doc, (size_t)dl);
+        len += (size_t)dl;
+        ends[nd] = len;
+        bad[nd++] = dmg;
+        expect_bad += dmg;
+        expect_ok += !dmg;
+        /* separators: a newline after damaged documents (they resync at the
+         * end of their line), else a newline, spaces, or nothing between
+         * brackets */
+        bool bracketed = doc[0] == '{' || doc[0] == '[';
+        if (dmg || r % 3 == 0 || !bracketed)
+            b[len++] = '\n';
+        else if (r % 3 == 1)
+            b[len++] = ' ';
+    }
+    char *exact = malloc(len);
+    memcpy(exact, b, len);
+    for (int k = JDOC_KERNEL_SCALAR; k < JDOC_KERNEL_COUNT; k++) {
+        if (!jdoc_kernel_supported((jdoc_kernel_id)k))
+            continue;
+        for (int wi = 0; wi < 3; wi++) {
+        jdoc_parser *p = tu_parser((jdoc_kernel_id)k);
+        /* the default 1 MiB window, and small ones: many window ends */
+        static const size_t windows[3] = { 0, 64 * 1024, 192 };
+        p->st.window = windows[wi];
+        cr_assert_eq(jdoc_stream_begin(p, exact, len), JDOC_OK);
+        jdoc_doc *d;
+        jdoc_status st;
+        int i = 0, fails = 0;
+        while (jdoc_stream_next(p, &d, &st) && fails < 5) {
+            cr_assert_lt(i, nd, "[%s] more documents than written", jdoc_kernel_name(p));
+            if (bad[i]) {
+                if (st == JDOC_OK) {
+                    cr_expect_fail("[%s] document %d (damaged) accepted", jdoc_kernel_name(p), i + 1);
+                    fails++;
+                }
+            } else if (st != JDOC_OK) {
+                cr_expect_fail("[%s] document %d at %zu: %s at %zu", jdoc_kernel_name(p), i + 1, starts[i],
+                               jdoc_last_error(p)->message, jdoc_last_error(p)->offset);
+                fails++;
+            } else {
+                const char *raw;
+                size_t rl;
+                cr_assert_eq(jdoc_get_raw(jdoc_root(d), &raw, &rl), JDOC_OK);
+                if (raw != exact + starts[i] || rl != ends[i] - starts[i] || jdoc_validate(d) != JDOC_OK) {
+                    cr_expect_fail("[%s] document %d: got %zu bytes at %zu, want %zu at %zu", jdoc_kernel_name(p),
+                                   i + 1, rl, (size_t)(raw - exact), ends[i] - starts[i], starts[i]);
+                    fails++;
+                }
+            }
+            i++;
+        }
+        cr_expect_eq(i, nd, "[%s] %d documents of %d (window %zu)", jdoc_kernel_name(p), i, nd, windows[wi]);
+        jdoc_parser_free(p);
+        }
+    }
+    cr_log_info("%d documents (%d damaged) in %zu bytes", nd, expect_bad, len);
+    cr_expect_gt(len, (size_t)4 << 20);
+    (void)expect_ok;
+    free(exact);
+    free(b);
+    free(starts);
+    free(ends);
+    free(bad);
 }

@@ -47,7 +47,7 @@ typedef struct jdoc_s1 {
     uint32_t seq_need;     /* scalar: continuation bytes still expected */
     uint8_t seq_lo, seq_hi;/* scalar: allowed range of the next continuation byte */
     uint32_t string_start; /* scalar: offset of the open string's quote */
-    _Alignas(64) uint8_t prev[64]; /* SIMD: the previous block, for UTF-8 look-behind */
+    uint8_t prev[64];      /* SIMD: the previous block, for UTF-8 look-behind (unaligned loads) */
 } jdoc_s1;
 
 typedef void (*jdoc_stage1_fn)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last);

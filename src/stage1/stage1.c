@@ -171,17 +171,26 @@ jdoc_status jdoc__stage1(jdoc_parser *p, const jdoc_kernel *k, const char *json,
 }
 
 /* ---- document streams ----
- * The stream is indexed from a resync point to its end (or to the first
- * kernel-level error, located exactly by the scalar kernel); documents are cut
- * from that index one root value at a time. A damaged document is reported,
- * and indexing starts again after the end of the line where the damage is. */
+ * A stream is indexed in runs of windows: a run starts at a document
+ * boundary with a fresh kernel state and indexes one window (1 MiB) at a
+ * time, more only while the next document is not complete in what is indexed.
+ * Once every indexed entry is used, the next run starts where the last
+ * window ended (only whitespace can lie between), so memory stays bounded by a
+ * window plus the longest document, and the index stays in cache. A kernel
+ * error (located by the scalar kernel, from the run's start) ends the run
+ * there. A damaged document is reported, and the next run starts after the
+ * end of the line where the damage is. */
+
+#define WINDOW (1u << 20)   /* a multiple of 64 */
 
 jdoc_status jdoc_stream_begin(jdoc_parser *p, const char *buf, size_t len)
 {
     if (!p)
         return JDOC_ERR_ARG;
     p->has_doc = false;
+    size_t window = p->st.window;
     memset(&p->st, 0, sizeof p->st);
+    p->st.window = window;
     if (!buf && len)
         return jdoc__fail(p, JDOC_ERR_ARG, 0, "NULL argument");
     if ((uint64_t)len > UINT32_MAX)
@@ -192,31 +201,73 @@ jdoc_status jdoc_stream_begin(jdoc_parser *p, const char *buf, size_t len)
     return JDOC_OK;
 }
 
-/* (Re)index the stream from byte `from`. */
-static jdoc_status stream_index(jdoc_parser *p, size_t from)
+/* Start a run at byte `from`. */
+static void run_start(jdoc_parser *p, size_t from)
 {
-    jdoc_s1 s;
     struct jdoc_stream_state *t = &p->st;
-    if (run_kernel(p, p->k, t->buf, from, t->len, &s))
-        return JDOC_ERR_NOMEM;
-    if (s.code != JDOC_OK && p->k != &jdoc__kernel_scalar && run_kernel(p, &jdoc__kernel_scalar, t->buf, from, t->len, &s))
-        return JDOC_ERR_NOMEM;
-    if (jdoc__reserve(p, (void **)&p->jump, &p->jump_cap, (size_t)s.n + 1, 4))
-        return JDOC_ERR_NOMEM;
-    t->n = s.n;
-    t->nb = s.nb;
-    t->next = 0;
-    t->bk = 0;
-    t->err = s.code;
-    t->err_off = s.code ? s.offset : t->len;
-    t->err_msg = s.message;
+    memset(&t->ks, 0, sizeof t->ks);
+    t->ks.check_utf8 = !p->trust_utf8;
+    t->run = t->to = from;
+    t->next = t->bk = 0;
+    t->done = from >= t->len;
+    t->err = JDOC_OK;
+    t->err_off = t->len;
     t->indexed = true;
-    /* entries stop at the error: it is where the valid index ends */
-    p->index[s.n] = (uint32_t)(s.code ? s.offset : t->len);
+}
+
+/* Index one more window of the current run. */
+static jdoc_status index_more(jdoc_parser *p)
+{
+    struct jdoc_stream_state *t = &p->st;
+    jdoc_s1 *s = &t->ks;
+    size_t w = t->window ? t->window : WINDOW;
+    size_t end = t->len - t->to <= w ? t->len : t->to + w;
+    while (t->to < end && s->code == JDOC_OK) {
+        /* after a kernel error the chunks start small and double, so that
+         * a stream with many damaged lines is not scanned ahead for nothing */
+        size_t chunk = t->chunk ? t->chunk : CHUNK;
+        t->chunk = chunk < CHUNK ? 2 * chunk : 0;
+        if (chunk > end - t->to)
+            chunk = end - t->to;
+        if (jdoc__reserve(p, (void **)&p->index, &p->index_cap, (size_t)s->n + chunk + 65, 4) ||
+            jdoc__reserve(p, (void **)&p->brackets, &p->brackets_cap, (size_t)s->nb + chunk + 65, 4) ||
+            jdoc__reserve(p, (void **)&p->brtype, &p->brtype_cap, (size_t)s->nb + chunk + 65, 1))
+            return JDOC_ERR_NOMEM;
+        s->index = p->index;
+        s->brackets = p->brackets;
+        s->brtype = p->brtype;
+        s->base = t->to;
+        p->k->stage1(s, (const uint8_t *)t->buf + t->to, chunk, t->to + chunk == t->len);
+        t->to += chunk;
+    }
+    if (s->code != JDOC_OK) {
+        /* locate the first error exactly: the scalar kernel over the whole run */
+        jdoc_s1 e;
+        if (run_kernel(p, &jdoc__kernel_scalar, t->buf, t->run, t->len, &e))
+            return JDOC_ERR_NOMEM;
+        *s = e;
+        t->chunk = 4096;
+        t->err = e.code;
+        t->err_off = e.offset;
+        t->err_msg = e.message;
+        t->to = t->len;
+        if (e.code == JDOC_OK) {   /* cannot happen with a correct kernel: keep the scalar index */
+            t->err_off = t->len;
+        }
+    }
+    t->done = t->to >= t->len;
+    if (jdoc__reserve(p, (void **)&p->jump, &p->jump_cap, (size_t)s->n + 1, 4))
+        return JDOC_ERR_NOMEM;
+    /* entries stop at an error: it is where the valid index ends */
+    p->index[s->n] = (uint32_t)(t->err != JDOC_OK ? t->err_off : t->to);
     return JDOC_OK;
 }
 
-/* Report a damaged document at `off` and resync after the end of its line. */
+/* Report a damaged document at `off` and resync after the end of its line.
+ * After a grammar error (not a kernel error) the index of the current run
+ * stays valid past a newline outside a string, where the kernel's state is
+ * the fresh one: go on from the first entry after it, without indexing the
+ * window again. */
 static bool stream_damaged(jdoc_parser *p, jdoc_status code, size_t off, const char *msg, size_t start,
                            jdoc_doc **doc, jdoc_status *st)
 {
@@ -224,7 +275,16 @@ static bool stream_damaged(jdoc_parser *p, jdoc_status code, size_t off, const c
     jdoc__fail(p, code, off, msg);
     const char *nl = off < t->len ? memchr(t->buf + off, '\n', t->len - off) : NULL;
     t->pos = nl ? (size_t)(nl - t->buf) + 1 : t->len;
-    t->indexed = false;
+    if (t->indexed && t->err == JDOC_OK && t->pos < t->to) {
+        uint32_t e = t->next;
+        while (e < t->ks.n && p->index[e] < t->pos)
+            e++;
+        t->next = e;
+        while (t->bk < t->ks.nb && p->brackets[t->bk] < e)
+            t->bk++;
+    } else {
+        t->indexed = false;
+    }
     t->count++;
     t->last = start;
     *doc = NULL;
@@ -249,56 +309,83 @@ bool jdoc_stream_next(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
     if (!t->indexed) {
         if (t->pos >= t->len)
             return false;
-        if (stream_index(p, t->pos) != JDOC_OK) {
-            *st = jdoc__fail(p, JDOC_ERR_NOMEM, t->pos, "out of memory");
-            return true;
-        }
-    }
-    if (t->next >= t->n) {
-        if (t->err == JDOC_OK)
-            return false;
-        /* the error lies after the last whole document */
-        return stream_damaged(p, t->err, t->err_off, t->err_msg, t->err_off, doc, st);
+        run_start(p, t->pos);
     }
     const char *json = t->buf;
-    uint32_t s0 = t->next, end = s0;
-    size_t start = p->index[s0];
-    jdoc_status r = jdoc__check_root(p, json, t->err_off, (uint32_t)start);
-    if (r == JDOC_OK) {
-        char c = json[start];
-        if (c == '[' || c == '{') {
-            while (t->bk < t->nb && p->brackets[t->bk] < s0)
-                t->bk++;
-            r = jdoc__match_container(p, json, t->err_off, s0, s0, &t->bk, t->nb, &end);
+    for (;;) {
+        uint32_t n = t->ks.n;
+        if (t->next >= n) {
+            if (!t->done) {
+                /* every entry used: a new run where this one stopped */
+                if (t->next)
+                    run_start(p, t->to);
+                if (index_more(p) != JDOC_OK) {
+                    *st = jdoc__fail(p, JDOC_ERR_NOMEM, t->to, "out of memory");
+                    t->indexed = false;
+                    t->pos = t->len;
+                    return true;
+                }
+                continue;
+            }
+            if (t->err == JDOC_OK)
+                return false;
+            /* the error lies after the last whole document */
+            return stream_damaged(p, t->err, t->err_off, t->err_msg, t->err_off, doc, st);
         }
-    }
-    if (r != JDOC_OK) {
-        /* a document cut short by a kernel error is damaged by that error */
-        if (t->err != JDOC_OK && p->err.offset >= t->err_off)
+        uint32_t s0 = t->next, end = s0, bk = t->bk;
+        size_t start = p->index[s0];
+        size_t eof = t->err != JDOC_OK ? t->err_off : t->len;
+        jdoc_status r = jdoc__check_root(p, json, t->done ? eof : t->to, (uint32_t)start);
+        bool more = false;
+        char c = json[start];
+        if (r == JDOC_OK && (c == '[' || c == '{')) {
+            while (bk < t->ks.nb && p->brackets[bk] < s0)
+                bk++;
+            r = jdoc__match_container(p, json, eof, s0, s0, &bk, t->ks.nb, &end);
+            /* ran out of brackets before the end: index more, then again */
+            more = r == JDOC_ERR_SYNTAX && !t->done && p->err.offset == eof;
+        } else if (s0 + 1 >= n && !t->done) {
+            more = true;   /* a scalar or string may go on past the window */
+        }
+        if (more) {
+            /* a new run from this document's start, so the index holds only
+             * what is still to come (the part indexed again is this
+             * document's, once per window) */
+            if (s0 > 0)
+                run_start(p, start);
+            if (index_more(p) != JDOC_OK) {
+                *st = jdoc__fail(p, JDOC_ERR_NOMEM, t->to, "out of memory");
+                t->indexed = false;
+                t->pos = t->len;
+                return true;
+            }
+            continue;
+        }
+        if (r != JDOC_OK) {
+            /* a document cut short by a kernel error is damaged by that error */
+            if (t->err != JDOC_OK && p->err.offset >= t->err_off)
+                return stream_damaged(p, t->err, t->err_off, t->err_msg, start, doc, st);
+            return stream_damaged(p, r, p->err.offset, p->err.message, start, doc, st);
+        }
+        /* a scalar or string root must end before a kernel error */
+        if (t->err != JDOC_OK && end + 1 >= n && json[p->index[end]] != ']' && json[p->index[end]] != '}')
             return stream_damaged(p, t->err, t->err_off, t->err_msg, start, doc, st);
-        return stream_damaged(p, r, p->err.offset, p->err.message, start, doc, st);
+        t->next = end + 1;
+        t->bk = bk;
+        t->count++;
+        t->last = start;
+        p->doc.parser = p;
+        p->doc.json = json;
+        p->doc.len = (uint32_t)(t->next < n ? p->index[t->next] : eof);
+        p->doc.n = end - s0 + 1;
+        p->doc.index = p->index + s0;
+        p->doc.jump = p->jump + s0;
+        p->err = (jdoc_error){ JDOC_OK, 0, "ok", "" };
+        p->has_doc = true;
+        *doc = &p->doc;
+        *st = JDOC_OK;
+        return true;
     }
-    /* a scalar or string root must end before a kernel error */
-    if (t->err != JDOC_OK && end + 1 >= t->n) {
-        uint32_t tail = p->index[end];
-        char c = json[tail];
-        if (c != ']' && c != '}')
-            return stream_damaged(p, t->err, t->err_off, t->err_msg, start, doc, st);
-    }
-    t->next = end + 1;
-    t->count++;
-    t->last = start;
-    p->doc.parser = p;
-    p->doc.json = json;
-    p->doc.len = (uint32_t)(t->next < t->n ? p->index[t->next] : t->err_off);
-    p->doc.n = end - s0 + 1;
-    p->doc.index = p->index + s0;
-    p->doc.jump = p->jump + s0;
-    p->err = (jdoc_error){ JDOC_OK, 0, "ok", "" };
-    p->has_doc = true;
-    *doc = &p->doc;
-    *st = JDOC_OK;
-    return true;
 }
 
 size_t jdoc_stream_count(const jdoc_parser *p) { return p ? p->st.count : 0; }

@@ -156,7 +156,7 @@ jdoc_status jdoc__string_at(const jdoc_doc *d, uint32_t e, const char **s, size_
     jdoc_parser *p = d->parser;
     if (!p->memo_ready) {
         if (jdoc__reserve(p, (void **)&p->memo, &p->memo_cap, d->n, sizeof *p->memo) ||
-            jdoc__reserve(p, (void **)&p->scratch, &p->scratch_cap, (size_t)d->len + 1, 1))
+            jdoc__reserve(p, (void **)&p->scratch, &p->scratch_cap, (size_t)(d->len - d->index[0]) + 1, 1))
             return JDOC_ERR_NOMEM;
         memset(p->memo, 0, d->n * sizeof *p->memo);
         p->scratch_len = 0;
