@@ -60,6 +60,47 @@ static inline uint32_t jdoc__string_end(const jdoc_doc *d, uint32_t e)
     return q - 1;
 }
 
+/* Short-string helpers for the hot paths (library calls cost more than the
+ * work for the keys and values of API responses). */
+static inline bool jdoc__has_backslash(const char *p, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull, bs = ones * '\\';
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        w ^= bs;
+        if ((w - ones) & ~w & high)
+            return true;
+    }
+    for (; i < n; i++)
+        if (p[i] == '\\')
+            return true;
+    return false;
+}
+
+static inline bool jdoc__bytes_eq(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        /* 8 at a time, the last word overlapping */
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            uint64_t x, y;
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return false;
+        }
+        uint64_t x, y;
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 /* Does the member key at entry k (an opening quote) equal step s? */
 bool jdoc__key_eq(const jdoc_doc *d, uint32_t k, const jdoc_step *s);
 

@@ -148,7 +148,7 @@ jdoc_status jdoc__string_at(const jdoc_doc *d, uint32_t e, const char **s, size_
 {
     uint32_t b = d->index[e] + 1, end = jdoc__string_end(d, e);
     const char *raw = d->json + b;
-    if (!memchr(raw, '\\', end - b)) {
+    if (!jdoc__has_backslash(raw, end - b)) {
         *s = raw;
         *len = end - b;
         return JDOC_OK;

@@ -21,9 +21,9 @@
 static inline bool raw_key_eq(const char *raw, size_t rawlen, const jdoc_step *s)
 {
     if (rawlen == s->klen)
-        return memcmp(raw, s->key, rawlen) == 0 && (s->plain || !memchr(raw, '\\', rawlen));
+        return jdoc__bytes_eq(raw, s->key, rawlen) && (s->plain || !jdoc__has_backslash(raw, rawlen));
     /* an escaped key decodes to fewer bytes than it has */
-    if (rawlen > s->klen && (raw[0] == '\\' || (s->klen && raw[0] == s->key[0])) && memchr(raw, '\\', rawlen))
+    if (rawlen > s->klen && (raw[0] == '\\' || (s->klen && raw[0] == s->key[0])) && jdoc__has_backslash(raw, rawlen))
         return jdoc__str_equals(raw, rawlen, s->key, s->klen) == 1;
     return false;
 }
