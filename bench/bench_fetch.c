@@ -13,6 +13,7 @@ int bench_fetch(const bench_ctx *ctx)
     bench_print_impls();
     printf("jdoc:ptr  jdoc_pointer per path from the root (the pointer is parsed on every call)\n"
            "jdoc:path jdoc_path_compile once (outside timing) + jdoc_fetch_path per path\n"
+           "jdoc:many the same compiled paths, all at once with jdoc_fetch_many from the root\n"
            "OD:ptr    simdjson On Demand iterate + doc.at_pointer per path (3.0.1 rewinds to the root each call)\n"
            "OD:nav    On Demand iterate + doc.rewind() + find_field_unordered / array walk per pointer step\n"
            "DOM:ptr   simdjson DOM parse + root.at_pointer per path\n"

@@ -29,7 +29,7 @@ int pathlist_dir(const char *dir, char ***lists);
 /** <corpus>/standard/NAME.json or <corpus>/docker/NAME.json into out; -1 if neither exists. */
 int pathlist_input(const char *corpus, const char *name, char *out, size_t cap);
 
-enum { FETCH_JDOC_PTR, FETCH_JDOC_PATH, FETCH_OD_PTR, FETCH_OD_NAV, FETCH_DOM_PTR, FETCH_NV };
+enum { FETCH_JDOC_PTR, FETCH_JDOC_PATH, FETCH_JDOC_MANY, FETCH_OD_PTR, FETCH_OD_NAV, FETCH_DOM_PTR, FETCH_NV };
 
 typedef struct fetch_result {
     bench_row row;
