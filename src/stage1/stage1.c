@@ -12,6 +12,24 @@
 
 extern const jdoc_kernel jdoc__kernel_scalar;
 
+/* Run kernel k on json[pos..pos+chunk) (len: the end of the input), with
+ * room for every byte of the chunk being an entry, 64 of slack for the
+ * unrolled writes, and the sentinel. */
+static jdoc_status kernel_chunk(jdoc_parser *p, const jdoc_kernel *k, jdoc_s1 *s, const char *json, size_t pos,
+                                size_t chunk, size_t len)
+{
+    if (jdoc__reserve(p, (void **)&p->index, &p->index_cap, (size_t)s->n + chunk + 65, 4) ||
+        jdoc__reserve(p, (void **)&p->brackets, &p->brackets_cap, (size_t)s->nb + chunk + 65, 4) ||
+        jdoc__reserve(p, (void **)&p->brtype, &p->brtype_cap, (size_t)s->nb + chunk + 65, 1))
+        return JDOC_ERR_NOMEM;
+    s->index = p->index;
+    s->brackets = p->brackets;
+    s->brtype = p->brtype;
+    s->base = pos;
+    k->stage1(s, (const uint8_t *)json + pos, chunk, pos + chunk == len);
+    return JDOC_OK;
+}
+
 /* Index json[start..len) with kernel k; entries are offsets from json. */
 static jdoc_status run_kernel(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t start, size_t len,
                               jdoc_s1 *s)
@@ -22,17 +40,8 @@ static jdoc_status run_kernel(jdoc_parser *p, const jdoc_kernel *k, const char *
     size_t pos = start;
     do {
         size_t chunk = len - pos < CHUNK ? len - pos : CHUNK;
-        /* room for every byte of the chunk being an entry, 64 of slack for
-         * the unrolled writes, and the sentinel */
-        if (jdoc__reserve(p, (void **)&p->index, &p->index_cap, (size_t)s->n + chunk + 65, 4) ||
-            jdoc__reserve(p, (void **)&p->brackets, &p->brackets_cap, (size_t)s->nb + chunk + 65, 4) ||
-            jdoc__reserve(p, (void **)&p->brtype, &p->brtype_cap, (size_t)s->nb + chunk + 65, 1))
+        if (kernel_chunk(p, k, s, json, pos, chunk, len))
             return JDOC_ERR_NOMEM;
-        s->index = p->index;
-        s->brackets = p->brackets;
-        s->brtype = p->brtype;
-        s->base = pos;
-        k->stage1(s, (const uint8_t *)json + pos, chunk, pos + chunk == len);
         pos += chunk;
     } while (pos < len && s->code == JDOC_OK);
     return JDOC_OK;
@@ -229,15 +238,8 @@ static jdoc_status index_more(jdoc_parser *p)
         t->chunk = chunk < CHUNK ? 2 * chunk : 0;
         if (chunk > end - t->to)
             chunk = end - t->to;
-        if (jdoc__reserve(p, (void **)&p->index, &p->index_cap, (size_t)s->n + chunk + 65, 4) ||
-            jdoc__reserve(p, (void **)&p->brackets, &p->brackets_cap, (size_t)s->nb + chunk + 65, 4) ||
-            jdoc__reserve(p, (void **)&p->brtype, &p->brtype_cap, (size_t)s->nb + chunk + 65, 1))
+        if (kernel_chunk(p, p->k, s, t->buf, t->to, chunk, t->len))
             return JDOC_ERR_NOMEM;
-        s->index = p->index;
-        s->brackets = p->brackets;
-        s->brtype = p->brtype;
-        s->base = t->to;
-        p->k->stage1(s, (const uint8_t *)t->buf + t->to, chunk, t->to + chunk == t->len);
         t->to += chunk;
     }
     if (s->code != JDOC_OK) {
