@@ -171,10 +171,13 @@ JDOC_API size_t jdoc_doc_index_size(const jdoc_doc *d);
 /* ------------------------------------------------------------------------ */
 
 /** A small handle to one value of a document, passed by value. It is valid
- *  as long as its document. A zero-initialized jdoc_value is "no value". */
+ *  as long as its document. A zero-initialized jdoc_value is "no value".
+ *  Using a value after its parser parsed again is detected: every function
+ *  then answers JDOC_ERR_ARG (or "no value"), never another document's data. */
 typedef struct jdoc_value {
     const jdoc_doc *doc;
     uint32_t idx; /* index entry of the value's first byte */
+    uint32_t gen; /* the parse it belongs to */
 } jdoc_value;
 
 typedef enum jdoc_type {
@@ -249,6 +252,7 @@ typedef struct jdoc_iter {
     uint32_t key;    /* index entry of the current member's key (objects) */
     uint32_t end;    /* index entry of the closing bracket */
     uint32_t n;      /* elements returned so far */
+    uint32_t gen;    /* the parse it belongs to */
     bool object;
     jdoc_status status; /* JDOC_OK, or the syntax error that stopped iteration */
 } jdoc_iter;

@@ -30,6 +30,7 @@ struct jdoc_parser {
     uint32_t max_depth;
     bool trust_utf8;
     bool has_doc;
+    uint32_t gen;      /* counts parses: values and cursors of an older one are refused */
     uint32_t *index;   size_t index_cap;   /* entries */
     uint32_t *jump;    size_t jump_cap;
     uint32_t *brackets; size_t brackets_cap;
@@ -85,6 +86,17 @@ jdoc_status jdoc__match_container(jdoc_parser *p, const char *json, size_t eof, 
                                   uint32_t *bk, uint32_t nb, uint32_t *end);
 /* Check that entry offset `at` can start a document (a scalar root in full). */
 jdoc_status jdoc__check_root(jdoc_parser *p, const char *json, size_t len, uint32_t at);
+
+/* A value handle of document d, and whether a handle is still good. */
+static inline jdoc_value jdoc__value(const jdoc_doc *d, uint32_t idx)
+{
+    return (jdoc_value){ d, idx, d->parser->gen };
+}
+static inline bool jdoc__valid(jdoc_value v)
+{
+    return v.doc && v.doc->parser->has_doc && v.doc == &v.doc->parser->doc && v.gen == v.doc->parser->gen &&
+           v.idx < v.doc->n;
+}
 
 static inline bool jdoc__is_ws(unsigned char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 

@@ -140,6 +140,7 @@ jdoc_status jdoc_parse(jdoc_parser *p, const char *json, size_t len, jdoc_doc **
     if (!p)
         return JDOC_ERR_ARG;
     p->has_doc = false;
+    p->gen++;
     p->memo_ready = false;
     p->scratch_len = 0;
     p->st.active = false;

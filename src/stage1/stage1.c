@@ -197,6 +197,7 @@ jdoc_status jdoc_stream_begin(jdoc_parser *p, const char *buf, size_t len)
     if (!p)
         return JDOC_ERR_ARG;
     p->has_doc = false;
+    p->gen++;
     size_t window = p->st.window;
     memset(&p->st, 0, sizeof p->st);
     p->st.window = window;
@@ -305,6 +306,7 @@ bool jdoc_stream_next(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
     }
     struct jdoc_stream_state *t = &p->st;
     p->has_doc = false;
+    p->gen++;
     p->memo_ready = false;
     p->scratch_len = 0;
     *doc = NULL;

@@ -17,6 +17,7 @@ typedef struct frame {
 
 struct jdoc_cursor {
     const jdoc_doc *d;
+    uint32_t gen;      /* the parse it belongs to */
     uint32_t depth, cap;
     frame *f, *scratch;
 };
@@ -24,16 +25,27 @@ struct jdoc_cursor {
 
 #define J(d, e) ((d)->json[(d)->index[e]])
 
+/* Is the cursor's document still the parser's current one? */
+static bool live(const jdoc_cursor *c)
+{
+    return c && c->d->parser->has_doc && c->gen == c->d->parser->gen;
+}
+
 jdoc_cursor *jdoc_cursor_new(const jdoc_doc *d)
 {
     if (!d || !d->parser->has_doc || d != &d->parser->doc)
         return NULL;
     jdoc_parser *p = d->parser;
-    uint32_t cap = p->max_depth + 2;
+    /* a path is at most max_depth deep, and never deeper than the document has entries */
+    uint64_t want = (uint64_t)(p->max_depth < d->n ? p->max_depth : d->n) + 2;
+    if (want > UINT32_MAX)
+        return NULL;
+    uint32_t cap = (uint32_t)want;
     jdoc_cursor *c = jdoc__alloc(p, sizeof *c + 2 * (size_t)cap * sizeof(frame));
     if (!c)
         return NULL;
     c->d = d;
+    c->gen = p->gen;
     c->cap = cap;
     c->f = (frame *)(c + 1);
     c->scratch = c->f + cap;
@@ -57,7 +69,7 @@ void jdoc_cursor_home(jdoc_cursor *c)
 
 jdoc_value jdoc_cursor_value(const jdoc_cursor *c)
 {
-    return c ? (jdoc_value){ c->d, c->f[c->depth].entry } : (jdoc_value){ 0 };
+    return live(c) ? jdoc__value(c->d, c->f[c->depth].entry) : (jdoc_value){ 0 };
 }
 
 size_t jdoc_cursor_depth(const jdoc_cursor *c) { return c ? c->depth : 0; }
@@ -170,7 +182,7 @@ static jdoc_status run(const jdoc_cursor *cc, const char *path, uint32_t *depth)
 
 jdoc_status jdoc_cursor_move(jdoc_cursor *c, const char *path)
 {
-    if (!c || !path)
+    if (!live(c) || !path)
         return JDOC_ERR_ARG;
     uint32_t depth;
     jdoc_status st = run(c, path, &depth);
@@ -185,7 +197,7 @@ jdoc_status jdoc_cursor_move(jdoc_cursor *c, const char *path)
 
 jdoc_status jdoc_cursor_fetch(const jdoc_cursor *c, const char *path, jdoc_value *out)
 {
-    if (!c || !out)
+    if (!live(c) || !out)
         return JDOC_ERR_ARG;
     *out = (jdoc_value){ 0 };
     if (!path || !*path) {
@@ -195,15 +207,16 @@ jdoc_status jdoc_cursor_fetch(const jdoc_cursor *c, const char *path, jdoc_value
     uint32_t depth;
     jdoc_status st = run(c, path, &depth);
     if (st == JDOC_OK)
-        *out = (jdoc_value){ c->d, c->scratch[depth].entry };
+        *out = jdoc__value(c->d, c->scratch[depth].entry);
     return st;
 }
 
-/* Append s[0..n) to buf at *len, escaping '/' as "\/" when esc. */
+/* Append s[0..n) to buf at *len, escaping '/' as "\/" and '\' as "\\"
+ * when esc (as jdoc_path_of does, so the path leads back to the value). */
 static void put(char *buf, size_t cap, size_t *len, const char *s, size_t n, bool esc)
 {
     for (size_t i = 0; i < n; i++) {
-        if (esc && s[i] == '/') {
+        if (esc && (s[i] == '/' || s[i] == '\\')) {
             if (*len + 1 < cap)
                 buf[*len] = '\\';
             (*len)++;
@@ -217,8 +230,11 @@ static void put(char *buf, size_t cap, size_t *len, const char *s, size_t n, boo
 size_t jdoc_cursor_where(const jdoc_cursor *c, char *buf, size_t cap)
 {
     size_t len = 0;
-    if (!c)
+    if (!live(c)) {
+        if (cap)
+            buf[0] = 0;
         return 0;
+    }
     if (c->depth == 0)
         put(buf, cap, &len, "/", 1, false);
     for (uint32_t i = 1; i <= c->depth; i++) {
@@ -246,7 +262,7 @@ size_t jdoc_cursor_where(const jdoc_cursor *c, char *buf, size_t cap)
 
 jdoc_status jdoc_cursor_local_key(const jdoc_cursor *c, const char **key, size_t *len, uint64_t *index)
 {
-    if (!c || !key || !len || !index)
+    if (!live(c) || !key || !len || !index)
         return JDOC_ERR_ARG;
     *key = NULL;
     *len = 0;
@@ -263,7 +279,7 @@ jdoc_status jdoc_cursor_local_key(const jdoc_cursor *c, const char **key, size_t
 
 jdoc_status jdoc_cursor_first_child(jdoc_cursor *c)
 {
-    if (!c)
+    if (!live(c))
         return JDOC_ERR_ARG;
     if (c->depth + 1 >= c->cap)
         return JDOC_ERR_DEPTH;
@@ -276,7 +292,7 @@ jdoc_status jdoc_cursor_first_child(jdoc_cursor *c)
 
 jdoc_status jdoc_cursor_next_sibling(jdoc_cursor *c)
 {
-    if (!c)
+    if (!live(c))
         return JDOC_ERR_ARG;
     if (c->depth == 0)
         return JDOC_ERR_NOT_FOUND;
@@ -299,7 +315,7 @@ jdoc_status jdoc_cursor_up(jdoc_cursor *c)
 
 jdoc_status jdoc_cursor_each_child(jdoc_cursor *c, jdoc_visit_fn fn, void *ud)
 {
-    if (!c || !fn)
+    if (!live(c) || !fn)
         return JDOC_ERR_ARG;
     uint32_t d0 = c->depth;
     jdoc_status st = jdoc_cursor_first_child(c);
@@ -317,7 +333,7 @@ jdoc_status jdoc_cursor_each_child(jdoc_cursor *c, jdoc_visit_fn fn, void *ud)
 
 jdoc_status jdoc_cursor_each_leaf(jdoc_cursor *c, jdoc_visit_fn fn, void *ud)
 {
-    if (!c || !fn)
+    if (!live(c) || !fn)
         return JDOC_ERR_ARG;
     uint32_t d0 = c->depth;
     jdoc_status st = JDOC_OK;

@@ -7,10 +7,7 @@
 
 #define J(d, e) ((d)->json[(d)->index[e]])
 
-static bool valid(jdoc_value v)
-{
-    return v.doc && v.idx < v.doc->n && v.doc->parser->has_doc && v.doc == &v.doc->parser->doc;
-}
+#define valid jdoc__valid
 
 static void put(char *buf, size_t cap, size_t *len, const char *s, size_t n)
 {
@@ -178,7 +175,7 @@ jdoc_status jdoc_explain(jdoc_value from, const char *path, size_t len, jdoc_syn
                 msg = "bad escape in string";
             }
         } else if (c != '{' && c != '[') {
-            jdoc_value v = { d, at };
+            jdoc_value v = jdoc__value(d, at);
             jdoc_type t = jdoc_typeof(v);
             if (t == JDOC_INVALID) {
                 jdoc_num num;
@@ -194,7 +191,7 @@ jdoc_status jdoc_explain(jdoc_value from, const char *path, size_t len, jdoc_syn
             }
         }
     }
-    jdoc_path_of((jdoc_value){ d, at }, syntax, where, cap);
+    jdoc_path_of(jdoc__value(d, at), syntax, where, cap);
     *err = (jdoc_error){ st, off, msg, cap ? where : "" };
     jdoc_path_free(p);
     return st;

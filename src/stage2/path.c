@@ -131,6 +131,10 @@ jdoc_path *jdoc_path_compile_ex(const char *expr, size_t len, jdoc_syntax syntax
     }
     jdoc_allocator a;
     if (al) {
+        if (!al->malloc || !al->free) {
+            *st = JDOC_ERR_ARG;
+            return NULL;
+        }
         a = *al;
     } else {
         a.malloc = NULL;

@@ -26,7 +26,8 @@ static jdoc_status scalar(const jdoc_doc *d, uint32_t e)
     for (int i = 0; i < 3; i++) {
         size_t l = strlen(lit[i]);
         if (n >= l && memcmp(s, lit[i], l) == 0) {
-            if (n > l && !jdoc__is_ws((unsigned char)s[l]) && !strchr(",]}:\"", s[l]))
+            if (n > l && !jdoc__is_ws((unsigned char)s[l]) && s[l] != ',' && s[l] != ']' && s[l] != '}' &&
+                s[l] != ':' && s[l] != '"')
                 return fail(p, JDOC_ERR_SYNTAX, b + l, "unexpected text after a literal");
             if (n > l && s[l] == '"')
                 return fail(p, JDOC_ERR_SYNTAX, b + l, "expected ',' or a closing bracket");
@@ -51,7 +52,9 @@ jdoc_status jdoc_validate(const jdoc_doc *d)
     size_t eo;
     if (p->trust_utf8 && !jdoc__utf8_check((const uint8_t *)d->json, d->len, &eo))
         return fail(p, JDOC_ERR_UTF8, eo, "invalid UTF-8");
-    if (jdoc__reserve(p, (void **)&p->vstack, &p->vstack_cap, (size_t)p->max_depth + 2, 1))
+    /* containers nest at most max_depth deep, and never deeper than the document has entries */
+    size_t cap = (size_t)(p->max_depth < d->n ? p->max_depth : d->n) + 2;
+    if (jdoc__reserve(p, (void **)&p->vstack, &p->vstack_cap, cap, 1))
         return fail(p, JDOC_ERR_NOMEM, 0, "out of memory");
     uint8_t *stack = p->vstack;
     uint32_t depth = 0;

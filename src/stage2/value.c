@@ -17,13 +17,10 @@ jdoc_value jdoc_root(const jdoc_doc *d)
 {
     if (!d || !d->parser->has_doc || d != &d->parser->doc)
         return (jdoc_value){ 0 };
-    return (jdoc_value){ d, 0 };
+    return jdoc__value(d, 0);
 }
 
-static bool valid(jdoc_value v)
-{
-    return v.doc && v.idx < v.doc->n && v.doc->parser->has_doc && v.doc == &v.doc->parser->doc;
-}
+#define valid jdoc__valid
 
 static inline const char *at(jdoc_value v) { return v.doc->json + v.doc->index[v.idx]; }
 static inline size_t avail(jdoc_value v) { return v.doc->len - v.doc->index[v.idx]; }
@@ -190,7 +187,7 @@ jdoc_status jdoc_get_string(jdoc_value v, const char **s, size_t *len)
 
 jdoc_status jdoc_iter_key(const jdoc_iter *it, const char **key, size_t *len)
 {
-    if (!it || !key || !len || !it->doc)
+    if (!it || !key || !len || !it->doc || it->gen != it->doc->parser->gen || !it->doc->parser->has_doc)
         return JDOC_ERR_ARG;
     if (!it->object)
         return JDOC_ERR_TYPE;
@@ -201,7 +198,7 @@ jdoc_status jdoc_iter_key(const jdoc_iter *it, const char **key, size_t *len)
 
 jdoc_status jdoc_iter_key_raw(const jdoc_iter *it, const char **key, size_t *len)
 {
-    if (!it || !key || !len || !it->doc)
+    if (!it || !key || !len || !it->doc || it->gen != it->doc->parser->gen || !it->doc->parser->has_doc)
         return JDOC_ERR_ARG;
     if (!it->object)
         return JDOC_ERR_TYPE;

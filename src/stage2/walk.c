@@ -142,10 +142,6 @@ jdoc_status jdoc__walk(const jdoc_doc *d, uint32_t from, const jdoc_step *steps,
     return JDOC_OK;
 }
 
-static bool valid_value(jdoc_value v)
-{
-    return v.doc && v.idx < v.doc->n && v.doc->parser->has_doc && v.doc == &v.doc->parser->doc;
-}
 
 /* Paths up to this size are compiled on the stack: no allocation. */
 #define STACK_STEPS 64
@@ -156,7 +152,7 @@ static jdoc_status fetch_expr(jdoc_value from, const char *expr, size_t len, jdo
     if (!out)
         return JDOC_ERR_ARG;
     *out = (jdoc_value){ 0 };
-    if (!valid_value(from) || (!expr && len))
+    if (!jdoc__valid(from) || (!expr && len))
         return JDOC_ERR_ARG;
     jdoc_step steps[STACK_STEPS];
     char keys[STACK_KEYS];
@@ -177,7 +173,7 @@ static jdoc_status fetch_expr(jdoc_value from, const char *expr, size_t len, jdo
     uint32_t at;
     st = jdoc__walk(from.doc, abs ? 0 : from.idx, steps, n, &at);
     if (st == JDOC_OK)
-        *out = (jdoc_value){ from.doc, at };
+        *out = jdoc__value(from.doc, at);
     return st;
 }
 
@@ -196,12 +192,12 @@ jdoc_status jdoc_fetch_path(jdoc_value from, const jdoc_path *p, jdoc_value *out
     if (!out)
         return JDOC_ERR_ARG;
     *out = (jdoc_value){ 0 };
-    if (!valid_value(from) || !p)
+    if (!jdoc__valid(from) || !p)
         return JDOC_ERR_ARG;
     uint32_t at;
     jdoc_status st = jdoc__walk(from.doc, p->absolute ? 0 : from.idx, p->steps, p->n, &at);
     if (st == JDOC_OK)
-        *out = (jdoc_value){ from.doc, at };
+        *out = jdoc__value(from.doc, at);
     return st;
 }
 
@@ -267,7 +263,7 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
             uint32_t at;
             st[k] = jdoc__walk(d, v, p->steps + 1, p->n - 1, &at);
             if (st[k] == JDOC_OK)
-                out[k] = (jdoc_value){ d, at };
+                out[k] = jdoc__value(d, at);
         }
         char c = json[ix[next]];
         if (!pending || c == '}')
@@ -288,7 +284,7 @@ jdoc_status jdoc_fetch_many(jdoc_value from, const jdoc_path *const *paths, size
     jdoc_status first = JDOC_OK, st[64];
     for (size_t base = 0; base < n; base += 64) {
         size_t m = n - base < 64 ? n - base : 64;
-        if (valid_value(from)) {
+        if (jdoc__valid(from)) {
             fetch_batch(from, paths + base, m, out + base, st);
         } else {
             for (size_t k = 0; k < m; k++) {
@@ -313,12 +309,13 @@ jdoc_status jdoc_iter_init(jdoc_value c, jdoc_iter *it)
     if (!it)
         return JDOC_ERR_ARG;
     memset(it, 0, sizeof *it);
-    if (!valid_value(c))
+    if (!jdoc__valid(c))
         return JDOC_ERR_ARG;
     char o = J(c.doc, c.idx);
     if (o != '{' && o != '[')
         return JDOC_ERR_TYPE;
     it->doc = c.doc;
+    it->gen = c.gen;
     it->object = o == '{';
     it->pos = c.idx + 1;
     it->end = c.doc->jump[c.idx];
@@ -330,6 +327,10 @@ bool jdoc_iter_next(jdoc_iter *it, jdoc_value *val)
 {
     if (!it || !it->doc || it->status != JDOC_OK || it->pos >= it->end)
         return false;
+    if (it->gen != it->doc->parser->gen || !it->doc->parser->has_doc) {
+        it->status = JDOC_ERR_ARG;   /* its document was replaced */
+        return false;
+    }
     const jdoc_doc *d = it->doc;
     uint32_t i = it->pos, v = i;
     if (it->object) {
@@ -352,7 +353,7 @@ bool jdoc_iter_next(jdoc_iter *it, jdoc_value *val)
     it->key = it->object ? i : UINT32_MAX;
     it->n++;
     if (val)
-        *val = (jdoc_value){ d, v };
+        *val = jdoc__value(d, v);
     return true;
 bad:
     it->status = JDOC_ERR_SYNTAX;
