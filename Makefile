@@ -48,6 +48,7 @@ EXTRA_INSTALL :=
 -include cli/cli.mk
 -include bench/bench.mk
 -include fuzz/fuzz.mk
+-include bindings/ruby/ruby.mk
 
 .PHONY: all lib test check check-unit check-arm64 check-readme check-isa install clean bench
 all: lib $(TEST_BIN) $(EXTRA_ALL)

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: MIT
+# extconf.rb - makes the Makefile of jdoc_ext.so: links a prebuilt libjdoc.a
+# (`make ruby`: --with-jdoc-lib/--with-jdoc-include) or, in a gem, compiles the
+# library sources vendored under vendor/ with their per-kernel ISA flags.
+require 'mkmf'
+
+here = File.expand_path(__dir__)
+repo = File.expand_path('../../../..', here)   # the repository root, for in-tree builds
+vendor = File.join(here, 'vendor')
+inc = with_config('jdoc-include') || (File.directory?(vendor) ? File.join(vendor, 'include') : File.join(repo, 'include'))
+libdir = with_config('jdoc-lib') || File.join(repo, 'build')
+archive = File.join(libdir, 'libjdoc.a')
+
+# Ruby's headers are not strict C11; the extension is C11 plus GNU extensions.
+$CFLAGS << ' -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers'
+$INCFLAGS << " -I#{inc}"
+abort "jdoc.h not found in #{inc}" unless File.exist?(File.join(inc, 'jdoc.h'))
+have_library('m')
+have_func('rb_enc_interned_str', 'ruby/encoding.h')
+
+if File.exist?(archive) && !File.directory?(vendor)
+  # The archive is linked into the extension and its symbols kept out of the
+  # extension's dynamic symbol table (no clash with another copy of jdoc).
+  $LOCAL_LIBS << " #{archive}"
+  $LDFLAGS << ' -Wl,--exclude-libs,libjdoc.a' if RbConfig::CONFIG['host_os'] =~ /linux/
+  create_makefile('jdoc/jdoc_ext')
+elsif File.directory?(vendor)
+  # Gem build: the library's sources were copied to vendor/ by `make ruby-gem`.
+  src = File.join(vendor, 'src')
+  arch = RbConfig::CONFIG['host_cpu']
+  files = %w[parser.c arch/cpu.c arch/dispatch.c arch/scalar.c] +
+          Dir.glob('stage1/*.c', base: src) +
+          Dir.glob('stage2/*.c', base: src).reject { |f| File.basename(f).start_with?('gen_') }
+  isa = {}
+  if arch =~ /x86_64|amd64/
+    isa = { 'sse42' => '-msse4.2 -mpclmul -mpopcnt',
+            'avx2' => '-mavx2 -mbmi -mbmi2 -mpclmul -mpopcnt',
+            'avx512' => '-mavx512f -mavx512bw -mavx512vl -mavx2 -mbmi -mbmi2 -mpclmul -mpopcnt' }
+  elsif arch =~ /aarch64|arm64/
+    isa = { 'neon' => '-march=armv8-a+crypto', 'neon_nopmull' => '' }
+  end
+  files += isa.keys.map { |k| "arch/#{k}.c" }
+  $INCFLAGS << " -I#{src}"
+  $defs << '-D_GNU_SOURCE'
+  $srcs = ['jdoc_ext.c'] + files.map { |f| File.basename(f) }
+  $VPATH.concat(files.map { |f| File.join(src, File.dirname(f)) }.uniq)
+  $objs = $srcs.map { |f| f.sub(/\.c\z/, '.o') }
+  create_makefile('jdoc/jdoc_ext')
+  # ISA flags on the kernel files only, as the top-level Makefile does
+  File.open('Makefile', 'a') do |mk|
+    isa.each { |k, flags| mk.puts "#{k}.o: CFLAGS += #{flags}" unless flags.empty? }
+  end
+else
+  abort "libjdoc.a not found in #{libdir}: run `make lib` (or `make ruby`) at the repository root, " \
+        'or pass --with-jdoc-lib=DIR --with-jdoc-include=DIR'
+end

@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: MIT
+# jdoc: pull values out of JSON by path. Loads the C extension (Jdoc::Doc,
+# Jdoc::Path, Jdoc.fetch) and adds the few conveniences written in Ruby.
+require 'jdoc/version'
+require 'jdoc/jdoc_ext'
+
+module Jdoc
+  # Base class of jdoc's own errors. Jdoc::PathError is an ArgumentError
+  # instead, as Oj::Doc#move raises ArgumentError for a path that leads nowhere.
+  class Error < StandardError; end
+
+  class Doc
+    class << self
+      # Oj::Doc.parse is another name of open.
+      alias parse open
+
+      # Oj::Doc.open_file: the file's bytes as the document.
+      def open_file(filename, &block)
+        open(File.binread(filename), &block)
+      end
+    end
+
+    # dump(path = nil, filename = nil): compact JSON of the value at path
+    # (nil when there is none); with a filename, written there (returns nil).
+    def dump(path = nil, filename = nil)
+      json = dump_json(path)
+      return json if filename.nil?
+
+      File.write(filename, json) unless json.nil?
+      nil
+    end
+  end
+end
