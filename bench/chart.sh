@@ -50,7 +50,7 @@ set logscale y 2
 set yrange [0.25:*]
 set ytics ("0.25" 0.25, "0.5" 0.5, "1" 1, "1.25" 1.25, "1.5" 1.5, "2" 2, "4" 4, "8" 8)
 set ylabel "speed-up of the best jdoc variant (log scale)"
-set xtics rotate by 40 right scale 0 font ",10"
+set xtics rotate by -35 left scale 0 font ",10" nomirror
 set grid ytics lc rgb "#dddddd"
 set key top right
 set arrow from graph 0, first 1 to graph 1, first 1 nohead lc rgb "#444444" dt 2
