@@ -143,7 +143,7 @@ Test(number, grammar_rejects_with_offset, .timeout = 60)
 
 Test(number, delimiters, .timeout = 60)
 {
-    static const char ends[] = {' ', '\t', '\n', '\r', ',', ']', '}', ':', '"'};
+    static const char ends[] = {' ', '\t', '\n', '\r', ',', ']', '}', ':', '"', '[', '{'};
     static const char *toks[] = {"0", "-0", "7", "12.5", "1e3", "-9.75E-3", "18446744073709551616"};
     for (size_t t = 0; t < sizeof toks / sizeof *toks; t++)
         for (size_t i = 0; i < sizeof ends; i++) {

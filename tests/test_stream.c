@@ -71,6 +71,10 @@ Test(stream, separators)
     stream_str("{\"a\":1}{\"a\":2}[3] 4 \"five\"true\n\n null", &s);
     cr_expect_eq(s.ok, 7);
     cr_expect_eq(s.bad, 0);
+    /* a scalar ends where a structural character or a quote starts */
+    stream_str("1[\"d\"]true\"a\"null{}-2.5[]", &s);
+    cr_expect_eq(s.ok, 8);
+    cr_expect_eq(s.bad, 0);
     stream_str("", &s);
     cr_expect_eq(s.ok + s.bad, 0);
     stream_str("  \n \n", &s);

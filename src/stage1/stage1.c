@@ -71,7 +71,8 @@ static jdoc_status check_root_scalar(jdoc_parser *p, const char *json, size_t le
     for (int i = 0; i < 3; i++) {
         size_t l = strlen(lit[i]);
         if (len - at >= l && memcmp(json + at, lit[i], l) == 0) {
-            if (len - at == l || jdoc__is_ws((unsigned char)json[at + l]))
+            char c = len - at == l ? ' ' : json[at + l];
+            if (jdoc__is_ws((unsigned char)c) || !is_scalar_start(c))   /* ends at a structural or a quote */
                 return JDOC_OK;
             return jdoc__fail(p, JDOC_ERR_SYNTAX, at + l, "unexpected text after a literal");
         }

@@ -63,7 +63,7 @@ static inline bool is_digit(unsigned char c) { return (unsigned char)(c - '0') <
 
 static const uint8_t delim_tab[256] = {
     [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, [','] = 1,
-    [']'] = 1, ['}'] = 1,  [':'] = 1,  ['"'] = 1,
+    [']'] = 1, ['}'] = 1,  [':'] = 1,  ['"'] = 1, ['['] = 1, ['{'] = 1,
 };
 
 static const uint64_t pow10_u64[20] = {

@@ -15,7 +15,9 @@ typedef struct jdoc_num {
 
 /* Parse the number that starts at p; at most `avail` bytes may be read.
  * The token must follow the RFC 8259 grammar exactly and be followed by the
- * end of the buffer or a delimiter (space, \t, \n, \r, ',', ']', '}', ':', '"').
+ * end of the buffer or a delimiter: whitespace, a structural character or a
+ * quote (space, \t, \n, \r, ',', ':', '[', ']', '{', '}', '"'); whether that
+ * is a grammatical place for it is the structure's business.
  * Returns JDOC_OK or JDOC_ERR_NUMBER; *err_off (may be NULL) gets the offset
  * from p of the first offending byte (on error out->type is JDOC_INVALID,
  * out->len that offset, the rest zero). Never allocates. On JDOC_OK, i is set

@@ -27,7 +27,7 @@ static jdoc_status scalar(const jdoc_doc *d, uint32_t e)
         size_t l = strlen(lit[i]);
         if (n >= l && memcmp(s, lit[i], l) == 0) {
             if (n > l && !jdoc__is_ws((unsigned char)s[l]) && s[l] != ',' && s[l] != ']' && s[l] != '}' &&
-                s[l] != ':' && s[l] != '"')
+                s[l] != ':' && s[l] != '"' && s[l] != '[' && s[l] != '{')
                 return fail(p, JDOC_ERR_SYNTAX, b + l, "unexpected text after a literal");
             if (n > l && s[l] == '"')
                 return fail(p, JDOC_ERR_SYNTAX, b + l, "expected ',' or a closing bracket");

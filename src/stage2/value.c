@@ -28,7 +28,7 @@ static inline size_t avail(jdoc_value v) { return v.doc->len - v.doc->index[v.id
 static bool is_delim(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ']' || c == '}' || c == ':' ||
-           c == '"';
+           c == '"' || c == '[' || c == '{';
 }
 
 /* 1 true, 0 false, -1 null, -2 not a literal */
