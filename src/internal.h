@@ -55,6 +55,7 @@ struct jdoc_parser {
         size_t to;           /* bytes indexed so far, from `run` */
         uint32_t next, bk;   /* next document's first entry and bracket entry */
         jdoc_status err;     /* kernel error where the index stops */
+        bool err_in_token;   /* ... met inside a string or a scalar token */
         size_t err_off;
         const char *err_msg;
         jdoc_s1 ks;          /* the kernel's state between windows */

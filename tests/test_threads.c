@@ -485,7 +485,7 @@ int main(void)
 }
 #else
 static void setup(void) { cr_assert(setup_docs(), "cold start or parser_new failed"); }
-TestSuite(threads, .init = setup, .fini = teardown_docs, .timeout = 300);
+TestSuite(threads, .init = setup, .fini = teardown_docs);
 
 Test(threads, a_parser_per_thread)
 {

@@ -252,6 +252,7 @@ static jdoc_status index_more(jdoc_parser *p)
         *s = e;
         t->chunk = 4096;
         t->err = e.code;
+        t->err_in_token = e.in_string || e.scalar;   /* the scalar kernel's state at the error */
         t->err_off = e.offset;
         t->err_msg = e.message;
         t->to = t->len;
@@ -372,8 +373,11 @@ bool jdoc_stream_next(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
                 return stream_damaged(p, t->err, t->err_off, t->err_msg, start, doc, st);
             return stream_damaged(p, r, p->err.offset, p->err.message, start, doc, st);
         }
-        /* a scalar or string root must end before a kernel error */
-        if (t->err != JDOC_OK && end + 1 >= n && json[p->index[end]] != ']' && json[p->index[end]] != '}')
+        /* a scalar or string root that the kernel error cuts short is damaged
+         * by it; one that ended before the error (the kernel was outside any
+         * string or token there) is whole */
+        if (t->err != JDOC_OK && t->err_in_token && end + 1 >= n && json[p->index[end]] != ']' &&
+            json[p->index[end]] != '}')
             return stream_damaged(p, t->err, t->err_off, t->err_msg, start, doc, st);
         t->next = end + 1;
         t->bk = bk;
