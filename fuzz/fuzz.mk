@@ -10,8 +10,7 @@ FUZZ_BUILD    = $(BUILD)/fuzz
 FUZZ_CFLAGS   = -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_LIB      = $(FUZZ_BUILD)/lib/libjdoc.a
 FUZZ_BIN      = $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
-# -DFUZZ_IGNORE_KNOWN skips the inputs of known open bugs (each target lists
-# them), to keep looking for new ones while those wait for a fix.
+# Extra -D flags for the targets, e.g. -DFUZZ_IGNORE_KNOWN (see fuzz/README.md).
 FUZZ_DEFS    ?=
 
 .PHONY: fuzz fuzz-smoke fuzz-lib-force

@@ -109,17 +109,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* the same documents one per line, then a damaged line (invalid UTF-8):
      * every document still comes out, then the damage is reported */
-    size_t nl = n;
-#ifdef FUZZ_IGNORE_KNOWN
-    /* known open bug (*-before-damaged-line in fuzz/regressions/fuzz_stream/):
-     * a scalar or string document right before a kernel error is reported as
-     * damaged by it */
-    if (n && docs[n - 1].len && out[docs[n - 1].at] != '[' && out[docs[n - 1].at] != '{')
-        nl = 0;
-#endif
     size_t o2 = 0;
     char *lines = malloc(o + n + 4);
-    for (size_t i = 0; i < nl; i++) {
+    for (size_t i = 0; i < n; i++) {
         memcpy(lines + o2, out + docs[i].at, docs[i].len);
         docs[i].at = o2;
         o2 += docs[i].len;
@@ -129,21 +121,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     buf = fz_copy(lines, o2);
     FZ_CHECK(jdoc_stream_begin(p, buf, o2) == JDOC_OK, "stream_begin");
     for (k = 0; jdoc_stream_next(p, &d, &st); k++) {
-        if (k == nl) {
+        if (k == n) {
             FZ_CHECK(st == JDOC_ERR_UTF8 && jdoc_last_error(p)->offset == o2 - 1,
                      "the damaged last line: %s at %zu", jdoc_status_str(st), jdoc_last_error(p)->offset);
             continue;
         }
-        FZ_CHECK(k < nl, "document %zu after the damaged line", k + 1);
+        FZ_CHECK(k < n, "document %zu after the damaged line", k + 1);
         const char *raw = NULL;
         size_t rl = 0;
         if (st == JDOC_OK)
             jdoc_get_raw(jdoc_root(d), &raw, &rl);
         FZ_CHECK(st == JDOC_OK && raw == buf + docs[k].at && rl == docs[k].len,
-                 "line %zu of %zu before a damaged line (window %zu): %s at %zu: %s\n  stream: %s", k + 1, nl, window,
+                 "line %zu of %zu before a damaged line (window %zu): %s at %zu: %s\n  stream: %s", k + 1, n, window,
                  jdoc_status_str(st), jdoc_last_error(p)->offset, jdoc_last_error(p)->message, fz_show(buf, o2));
     }
-    FZ_CHECK(k == nl + 1, "%zu documents and the damage, want %zu + 1", k, nl);
+    FZ_CHECK(k == n + 1, "%zu documents and the damage, want %zu + 1", k, n);
     free(buf);
     free(lines);
     for (size_t i = 0; i < n; i++)

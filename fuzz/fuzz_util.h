@@ -3,7 +3,6 @@
  * saves the input), exact-size copies, a deterministic PRNG seeded by the input. */
 #ifndef JDOC_FUZZ_UTIL_H
 #define JDOC_FUZZ_UTIL_H
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
