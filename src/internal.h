@@ -99,6 +99,12 @@ static inline bool jdoc__valid(jdoc_value v)
            v.idx < v.doc->n;
 }
 
+/* The structural character of entry e ({ } [ ] : , " or a scalar's first
+ * byte), and its byte offset. Code outside stage 1 reads entries only
+ * through these, so the index layout can change under it. */
+static inline char jdoc__ch(const jdoc_doc *d, uint32_t e) { return d->json[d->index[e]]; }
+static inline uint32_t jdoc__off(const jdoc_doc *d, uint32_t e) { return d->index[e]; }
+
 static inline bool jdoc__is_ws(unsigned char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 #endif

@@ -23,7 +23,7 @@ struct jdoc_cursor {
 };
 
 
-#define J(d, e) ((d)->json[(d)->index[e]])
+#define J(d, e) jdoc__ch((d), (e))
 
 /* Is the cursor's document still the parser's current one? */
 static bool live(const jdoc_cursor *c)

@@ -5,7 +5,7 @@
 #include "stage2.h"
 #include "strdec.h"
 
-#define J(d, e) ((d)->json[(d)->index[e]])
+#define J(d, e) jdoc__ch((d), (e))
 
 #define valid jdoc__valid
 

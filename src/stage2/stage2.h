@@ -43,7 +43,7 @@ jdoc_status jdoc__walk(const jdoc_doc *d, uint32_t from, const jdoc_step *steps,
  * entry at v cannot start a value. */
 static inline uint32_t jdoc__skip(const jdoc_doc *d, uint32_t v)
 {
-    char c = d->json[d->index[v]];
+    char c = jdoc__ch(d, v);
     if (c == '{' || c == '[')
         return d->jump[v] + 1;
     if (c == '}' || c == ']' || c == ',' || c == ':')

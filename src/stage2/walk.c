@@ -14,7 +14,7 @@
 #include "stage2.h"
 #include "strdec.h"
 
-#define J(d, e) ((d)->json[(d)->index[e]])
+#define J(d, e) jdoc__ch((d), (e))
 
 /* Does the raw key body raw[0..rawlen) decode to step s's key? Raw bytes
  * compare unless the document's key has a backslash. */
