@@ -22,6 +22,7 @@ struct jdoc_doc {
     uint32_t n;
     const uint32_t *index;
     const uint32_t *jump;
+    const uint8_t *tape;   /* tape[i]: entry i's byte (see kernel.h), tape[n] == 0 */
 };
 
 struct jdoc_parser {
@@ -31,10 +32,11 @@ struct jdoc_parser {
     bool trust_utf8;
     bool has_doc;
     uint32_t gen;      /* counts parses: values and cursors of an older one are refused */
-    uint32_t *index;   size_t index_cap;   /* entries */
-    uint32_t *jump;    size_t jump_cap;
-    uint32_t *brackets; size_t brackets_cap;
-    uint8_t *brtype;   size_t brtype_cap;
+    /* the index: one block (ixmem) of ix_cap entries' room, see stage1.c */
+    void *ixmem;
+    size_t ix_cap;
+    uint32_t *index, *jump;
+    uint8_t *tape;
     /* decoded strings: one buffer of the document's size, each escaped string
      * decoded once; memo[i] = 1 + offset in scratch of entry i's decoding */
     char *scratch;     size_t scratch_cap, scratch_len;
@@ -53,7 +55,7 @@ struct jdoc_parser {
         bool done;           /* the run reached the end of the buffer or a kernel error */
         size_t run;          /* where the current indexing run started */
         size_t to;           /* bytes indexed so far, from `run` */
-        uint32_t next, bk;   /* next document's first entry and bracket entry */
+        uint32_t next;       /* next document's first entry */
         jdoc_status err;     /* kernel error where the index stops */
         bool err_in_token;   /* ... met inside a string or a scalar token */
         size_t err_off;
@@ -75,16 +77,21 @@ jdoc_status jdoc__fail(jdoc_parser *p, jdoc_status code, size_t offset, const ch
 jdoc_status jdoc__stage1(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t len);
 /* Test hook: run only kernel k over the input (chunked as jdoc__stage1 does),
  * no fallback, no bracket pass. Returns the kernel's error code (JDOC_OK if
- * none) and leaves the raw index and bracket list in p->index / p->brackets. */
+ * none; its offset in p->err.offset) and leaves the raw index and tape in
+ * p->index / p->tape; *nb (may be NULL) gets the number of bracket entries. */
 jdoc_status jdoc__stage1_kernel_only(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t len,
                                      uint32_t *n, uint32_t *nb);
 
 /* Scalar UTF-8 validation of a whole buffer; false and *err at the first bad sequence. */
 bool jdoc__utf8_check(const uint8_t *buf, size_t len, size_t *err);
 
-/* Match the container at entry s (brackets[*bk]) up to its closing entry. */
-jdoc_status jdoc__match_container(jdoc_parser *p, const char *json, size_t eof, uint32_t s, uint32_t rel,
-                                  uint32_t *bk, uint32_t nb, uint32_t *end);
+/* Match the container opening at entry s with kernel k's bracket pass over
+ * entries [s, n), up to its closing entry *end; errors are reported at the
+ * entry's offset, an unclosed container at `eof`. */
+jdoc_status jdoc__match_container(jdoc_parser *p, const jdoc_kernel *k, size_t eof, uint32_t s, uint32_t n,
+                                  uint32_t rel, uint32_t *end);
+/* For tests: the grammar check of a root number (offset of the first bad byte). */
+size_t jdoc__root_number_end(const char *p, size_t avail, bool *ok);
 /* Check that entry offset `at` can start a document (a scalar root in full). */
 jdoc_status jdoc__check_root(jdoc_parser *p, const char *json, size_t len, uint32_t at);
 
@@ -102,7 +109,13 @@ static inline bool jdoc__valid(jdoc_value v)
 /* The structural character of entry e ({ } [ ] : , " or a scalar's first
  * byte), and its byte offset. Code outside stage 1 reads entries only
  * through these, so the index layout can change under it. */
-static inline char jdoc__ch(const jdoc_doc *d, uint32_t e) { return d->json[d->index[e]]; }
+static inline char jdoc__ch(const jdoc_doc *d, uint32_t e)
+{
+    char c = (char)d->tape[e];
+    return c == ' ' ? '"' : c;
+}
+/* Entry e is a string (its opening quote) holding a backslash. */
+static inline bool jdoc__str_escaped(const jdoc_doc *d, uint32_t e) { return d->tape[e] == ' '; }
 static inline uint32_t jdoc__off(const jdoc_doc *d, uint32_t e) { return d->index[e]; }
 
 static inline bool jdoc__is_ws(unsigned char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }

@@ -122,10 +122,7 @@ void jdoc_parser_free(jdoc_parser *p)
 {
     if (!p)
         return;
-    jdoc__free(p, p->index);
-    jdoc__free(p, p->jump);
-    jdoc__free(p, p->brackets);
-    jdoc__free(p, p->brtype);
+    jdoc__free(p, p->ixmem);
     jdoc__free(p, p->scratch);
     jdoc__free(p, p->memo);
     jdoc__free(p, p->vstack);

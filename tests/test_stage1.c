@@ -57,6 +57,96 @@ done:
     jdoc_parser_free(pk);
 }
 
+/* Inputs without stage-1 errors, in quantity: the kernels' index, tape and
+ * jump table are compared on every one (the random inputs above are mostly
+ * errors, where only the error is compared). */
+ParameterizedTestParameters(stage1, clean_vs_scalar)
+{
+    static jdoc_kernel_id ids[] = { JDOC_KERNEL_SSE42, JDOC_KERNEL_AVX2, JDOC_KERNEL_AVX512 };
+    return cr_make_param_array(jdoc_kernel_id, ids, sizeof ids / sizeof *ids);
+}
+ParameterizedTest(jdoc_kernel_id *id, stage1, clean_vs_scalar)
+{
+    if (!jdoc_kernel_supported(*id))
+        cr_skip_test("kernel %s: %s", jdoc_kernel_id_name(*id),
+                     jdoc_kernel_compiled(*id) ? "not supported by this CPU/OS" : "not compiled in");
+    jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR), *pk = tu_parser(*id);
+    cr_assert(ps && pk);
+    uint64_t seed = 0x51ed270b27a3c2f1ull ^ (uint64_t)*id;
+    char why[256];
+    long cases = 0, clean = 0, parsed = 0;
+    for (int round = 0; round < 6; round++) {
+        for (size_t len = 1; len <= 700; len += 1 + (size_t)round * 3) {
+            char *in = malloc(len);
+            gen_clean(&seed, in, len);
+            bool ok = same(ps, pk, in, len, why, sizeof why);
+            uint32_t n;
+            clean += jdoc__stage1_kernel_only(ps, ps->k, in, len, &n, NULL) == JDOC_OK;
+            jdoc_doc *d;
+            parsed += jdoc_parse(ps, in, len, &d) == JDOC_OK;
+            cases++;
+            if (!ok) {
+                char show[1600] = "";
+                for (size_t k = 0; k < len && k < 700; k++)
+                    snprintf(show + strlen(show), sizeof show - strlen(show), "%c",
+                             in[k] >= 0x20 && in[k] < 0x7f ? in[k] : '.');
+                cr_assert_fail("len %zu: %s\ninput %s", len, why, show);
+            }
+            free(in);
+        }
+    }
+    cr_log_info("%s: %ld clean inputs, %ld parsed", jdoc_kernel_id_name(*id), clean, parsed);
+    cr_expect_eq(clean, cases, "the clean generator should give no kernel error");
+    cr_expect_gt(cases, 1000);
+    jdoc_parser_free(ps);
+    jdoc_parser_free(pk);
+}
+
+/* Valid 2-, 3- and 4-byte sequences (first and last of each range, and the
+ * bounds the overlong, surrogate and U+10FFFF checks sit on) at every
+ * position of a 128-byte string, inside and outside strings: no kernel may
+ * flag them, and the index must match scalar's. */
+ParameterizedTestParameters(stage1, utf8_valid_everywhere)
+{
+    static jdoc_kernel_id ids[] = { JDOC_KERNEL_SCALAR, JDOC_KERNEL_SSE42, JDOC_KERNEL_AVX2, JDOC_KERNEL_AVX512 };
+    return cr_make_param_array(jdoc_kernel_id, ids, sizeof ids / sizeof *ids);
+}
+ParameterizedTest(jdoc_kernel_id *id, stage1, utf8_valid_everywhere)
+{
+    if (!jdoc_kernel_supported(*id))
+        cr_skip_test("kernel %s not supported here", jdoc_kernel_id_name(*id));
+    static const char *const seqs[] = {
+        "\xc2\x80", "\xdf\xbf", "\xc3\xa9",                                     /* 2 bytes */
+        "\xe0\xa0\x80", "\xe0\xbf\xbf", "\xe1\x80\x80", "\xec\xbf\xbf", "\xed\x80\x80", "\xed\x9f\xbf",
+        "\xee\x80\x80", "\xef\xbf\xbf", "\xe2\x82\xac",                         /* 3 bytes */
+        "\xf0\x90\x80\x80", "\xf0\xbf\xbf\xbf", "\xf1\x80\x80\x80", "\xf3\xbf\xbf\xbf", "\xf4\x80\x80\x80",
+        "\xf4\x8f\xbf\xbf", "\xf0\x9f\x98\x80",                                 /* 4 bytes */
+    };
+    jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR), *pk = tu_parser(*id);
+    char buf[140], why[256];
+    long checked = 0;
+    for (int in_string = 0; in_string < 2; in_string++)
+        for (size_t k = 0; k < sizeof seqs / sizeof *seqs; k++)
+            for (size_t at = 1; at + strlen(seqs[k]) < 130; at++) {
+                memset(buf, in_string ? 'x' : ' ', sizeof buf);
+                buf[0] = in_string ? '"' : '[';
+                memcpy(buf + at, seqs[k], strlen(seqs[k]));
+                buf[131] = in_string ? '"' : ']';
+                jdoc_doc *d;
+                jdoc_status st = jdoc_parse(pk, buf, 132, &d);
+                uint32_t n;
+                cr_assert_eq(jdoc__stage1_kernel_only(pk, pk->k, buf, 132, &n, NULL), JDOC_OK,
+                             "%s: sequence %zu at %zu flagged", pk->k->name, k, at);
+                cr_assert(same(ps, pk, buf, 132, why, sizeof why), "sequence %zu at %zu: %s", k, at, why);
+                if (in_string)
+                    cr_assert_eq(st, JDOC_OK, "sequence %zu at %zu: %s", k, at, jdoc_last_error(pk)->message);
+                checked++;
+            }
+    cr_assert_gt(checked, 4000);
+    jdoc_parser_free(ps);
+    jdoc_parser_free(pk);
+}
+
 /* Input at every alignment inside a buffer: the same structure must come out,
  * shifted; covers block boundaries for the in-string and escape carries. */
 ParameterizedTestParameters(stage1, alignment_shift)

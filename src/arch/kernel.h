@@ -13,6 +13,7 @@ enum {
     JDOC_CPU_AVX512 = 1u << 4, /* F, BW, VL, and OS-enabled opmask/ZMM state */
     JDOC_CPU_NEON = 1u << 5,
     JDOC_CPU_PMULL = 1u << 6,
+    JDOC_CPU_VBMI2 = 1u << 7,  /* AVX-512 VBMI2 (byte compress), with JDOC_CPU_AVX512 */
 };
 uint32_t jdoc__cpu_features(void);
 
@@ -20,20 +21,29 @@ uint32_t jdoc__cpu_features(void);
  * Stage-1 state carried from one chunk of input to the next. A kernel is
  * called on consecutive chunks of one document; every chunk but the last is
  * a multiple of 64 bytes long.
+ *
+ * Output, per structural entry e (see scalar.c for what is an entry):
+ *   index[e]  its byte offset
+ *   tape[e]   its byte ({ } [ ] : , " or a scalar's first byte), except that
+ *             the opening quote of a string holding a backslash is ' ' (a
+ *             byte no entry starts with; '"' and ' ' differ in bit 1 only)
  */
 typedef struct jdoc_s1 {
     /* inputs */
     size_t base;           /* offset of this chunk in the document */
     bool check_utf8;
-    /* outputs, appended to; room for chunk length + 64 entries is guaranteed */
-    uint32_t *index;       /* offsets of structural entries */
+    /* outputs, appended to; the driver guarantees room for chunk length
+     * rounded up to 64, plus 64 more entries */
+    uint32_t *index;
+    uint8_t *tape;
     uint32_t n;
-    uint32_t *brackets;    /* index entries (not offsets) of [ ] { } */
-    uint8_t *brtype;       /* and their bytes, so the bracket pass need not read the input */
-    uint32_t nb;
     /* error: code != JDOC_OK once an error is seen. The scalar kernel sets the
-     * exact offset and message; SIMD kernels only set `code` (any value) and
-     * the driver re-runs the scalar kernel to find the first error exactly. */
+     * exact offset and message. A SIMD kernel sets `code` to the class of the
+     * first error it sees (JDOC_ERR_UTF8 or JDOC_ERR_SYNTAX) and `offset` to a
+     * byte near it: the exact byte for a control character, the byte where
+     * the check failed for UTF-8 (at most 3 after the sequence's lead, or the
+     * first byte after a sequence cut short), the end of the input for a string
+     * left open; the driver then runs the scalar kernel for the exact error. */
     jdoc_status code;
     size_t offset;
     const char *message;
@@ -41,7 +51,6 @@ typedef struct jdoc_s1 {
     uint64_t in_string;    /* all ones when the previous chunk ended inside a string */
     uint64_t escaped;      /* 1 when the first byte of the next chunk is escaped */
     uint64_t scalar;       /* 1 when the previous chunk ended in a scalar byte */
-    uint64_t utf8_err;     /* SIMD: accumulated UTF-8/control error bits */
     uint64_t utf8_inc;     /* SIMD: the previous block ends in an incomplete UTF-8 sequence */
     size_t seq_start;      /* scalar: offset of the UTF-8 lead byte being completed */
     uint32_t seq_need;     /* scalar: continuation bytes still expected */
@@ -52,11 +61,22 @@ typedef struct jdoc_s1 {
 
 typedef void (*jdoc_stage1_fn)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last);
 
+/* The bracket pass: match the container whose opening bracket is entry
+ * `from`, reading tape[from..n) (readable and zero up to n + 64), until it
+ * closes. While a container is open, jump[its entry] holds the entry of the
+ * container around it; once closed, its closing entry minus `rel`. Returns
+ * JDOC_MATCH_OK with *at = the closing entry, or an error with *at = the
+ * entry at fault (for UNCLOSED: the innermost open bracket). */
+enum { JDOC_MATCH_OK, JDOC_MATCH_DEPTH, JDOC_MATCH_UNMATCHED, JDOC_MATCH_MISMATCH, JDOC_MATCH_UNCLOSED };
+typedef int (*jdoc_match_fn)(const uint8_t *tape, uint32_t *jump, uint32_t from, uint32_t n, uint32_t rel,
+                             uint32_t max_depth, uint32_t *at);
+
 typedef struct jdoc_kernel {
     jdoc_kernel_id id;
     const char *name;
     uint32_t requires;     /* JDOC_CPU_* bits */
     jdoc_stage1_fn stage1;
+    jdoc_match_fn match;
 } jdoc_kernel;
 
 /* The kernel for `id` when compiled in and supported here, else NULL. */

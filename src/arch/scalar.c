@@ -129,9 +129,9 @@ static void stage1_scalar(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
 {
     bool in_string = s->in_string != 0, escaped = s->escaped != 0, scalar = s->scalar != 0;
     bool utf8 = s->check_utf8;
-    uint32_t n = s->n, nb = s->nb;
-    uint32_t *index = s->index, *brackets = s->brackets;
-    uint8_t *brtype = s->brtype;
+    uint32_t n = s->n;
+    uint32_t *index = s->index;
+    uint8_t *tape = s->tape;
     const size_t base = s->base;
     u8state u = { s->seq_need, s->seq_lo, s->seq_hi, s->seq_start };
     size_t err;
@@ -165,6 +165,7 @@ static void stage1_scalar(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
                 escaped = false;
             } else if (c == '\\') {
                 escaped = true;
+                tape[n - 1] = ' ';   /* the string's quote is the last entry: mark it */
                 continue;
             } else if (c == '"') {
                 in_string = false;
@@ -203,14 +204,13 @@ static void stage1_scalar(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
                 i++;
             break;
         case C_BRACKET:
-            brtype[nb] = c;
-            brackets[nb++] = n;
-            /* fall through */
         case C_SEP:
+            tape[n] = c;
             index[n++] = (uint32_t)(base + i);
             scalar = false;
             break;
         case C_QUOTE:
+            tape[n] = c;
             index[n++] = (uint32_t)(base + i);
             s->string_start = (uint32_t)(base + i);
             in_string = true;
@@ -220,8 +220,10 @@ static void stage1_scalar(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
             escaped = true;
             /* fall through */
         default:   /* a scalar byte: the run of plain ASCII ones goes at once */
-            if (!scalar)
+            if (!scalar) {
+                tape[n] = c;
                 index[n++] = (uint32_t)(base + i);
+            }
             scalar = true;
             if (k != C_BACKSLASH && !u.need) {
                 /* digits 8 at a time: every byte has high nibble 3, and
@@ -247,14 +249,50 @@ out:
     s->escaped = escaped;
     s->scalar = scalar;
     s->n = n;
-    s->nb = nb;
     s->seq_need = u.need;
     s->seq_lo = u.lo;
     s->seq_hi = u.hi;
     s->seq_start = u.start;
 }
 
-const jdoc_kernel jdoc__kernel_scalar = { JDOC_KERNEL_SCALAR, "scalar", 0, stage1_scalar };
+/* The reference bracket pass: one entry at a time, with its own stack in
+ * jump[] (see kernel.h for the contract). */
+static int match_scalar(const uint8_t *tape, uint32_t *jump, uint32_t from, uint32_t n, uint32_t rel,
+                        uint32_t max_depth, uint32_t *at)
+{
+    uint32_t top = UINT32_MAX, depth = 0;
+    for (uint32_t e = from; e < n; e++) {
+        uint8_t c = tape[e];
+        if (c == '[' || c == '{') {
+            if (++depth > max_depth) {
+                *at = e;
+                return JDOC_MATCH_DEPTH;
+            }
+            jump[e] = top;
+            top = e;
+        } else if (c == ']' || c == '}') {
+            if (top == UINT32_MAX) {
+                *at = e;
+                return JDOC_MATCH_UNMATCHED;
+            }
+            if ((tape[top] == '[') != (c == ']')) {
+                *at = e;
+                return JDOC_MATCH_MISMATCH;
+            }
+            uint32_t up = jump[top];
+            jump[top] = e - rel;
+            top = up;
+            if (--depth == 0) {
+                *at = e;
+                return JDOC_MATCH_OK;
+            }
+        }
+    }
+    *at = top;
+    return JDOC_MATCH_UNCLOSED;
+}
+
+const jdoc_kernel jdoc__kernel_scalar = { JDOC_KERNEL_SCALAR, "scalar", 0, stage1_scalar, match_scalar };
 
 bool jdoc__utf8_check(const uint8_t *buf, size_t len, size_t *err)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* AVX-512 (F/BW/VL) primitives for stage1_impl.h: one 64-byte register a block. */
+/* AVX-512 (F/BW/VL/VBMI2) primitives for stage1_impl.h: one 64-byte register a block. */
 #include <immintrin.h>
 
 typedef __m512i vec;
@@ -32,3 +32,34 @@ static inline uint64_t prefix_xor(uint64_t x)
     return (uint64_t)_mm_cvtsi128_si64(r);
 }
 static inline int ctz_nz(uint64_t x) { return (int)_tzcnt_u64(x); }
+
+/* The entries of a block by byte compress (VBMI2): the block's bytes and
+ * their positions 0..63, packed under the mask, then the positions widened
+ * to 32 bits 16 at a time. Stores 64 tape bytes and 16 index entries per
+ * 16 set bits (the driver keeps 64 entries of room). */
+#define JDOC_HAVE_FLATTEN 1
+static const _Alignas(64) uint8_t jdoc_avx512_iota[64] = {
+    0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+    22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
+    44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+};
+static inline __attribute__((always_inline)) void flatten_block(uint32_t *out, uint8_t *tape, uint64_t bits,
+                                                              const vec *v, uint32_t pos)
+{
+    __m512i at = _mm512_maskz_compress_epi8(bits, _mm512_load_si512((const void *)jdoc_avx512_iota));
+    _mm512_storeu_si512((void *)tape, _mm512_maskz_compress_epi8(bits, v[0]));
+    __m512i base = _mm512_set1_epi32((int)pos);
+    _mm512_storeu_si512((void *)out, _mm512_add_epi32(base, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(at))));
+    int cnt = __builtin_popcountll(bits);
+    if (JDOC_UNLIKELY(cnt > 16)) {
+        _mm512_storeu_si512((void *)(out + 16),
+                            _mm512_add_epi32(base, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(at, 1))));
+        if (cnt > 32) {
+            _mm512_storeu_si512((void *)(out + 32),
+                                _mm512_add_epi32(base, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(at, 2))));
+            if (cnt > 48)
+                _mm512_storeu_si512((void *)(out + 48),
+                                    _mm512_add_epi32(base, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(at, 3))));
+        }
+    }
+}

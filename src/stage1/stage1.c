@@ -1,32 +1,82 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Stage 1 driver: feeds the input to a kernel in chunks (so the index grows
- * with the document, not with a worst-case bound), falls back to the scalar
- * kernel to locate an error exactly, then checks brackets, depth and the root
- * over the bracket entries only, recording each container's closing entry.
+ * Stage 1 driver: feeds the input to a kernel in chunks, growing the index as
+ * entries are written, falls back to the scalar kernel to locate an error
+ * exactly, then runs the kernel's bracket pass over the tape, which checks
+ * brackets and depth and records each container's closing entry, and checks
+ * the root.
+ *
+ * Memory: one block holds index[cap + 1], jump[cap + 1] and tape[cap + 65]
+ * (9 bytes an entry). A parse first makes room for len / 8 entries, with half
+ * as much again of headroom, so a parser that has seen a document takes one
+ * up to 1.5 times its size (at the same density) without allocating; a
+ * denser document grows the block by half while it is indexed.
  */
 #include "internal.h"
-#include "stage2/number.h"
 
 #define CHUNK (64u * 1024u)   /* a multiple of 64 */
+#define MIN_CAP 7000u         /* entries: a block of about 63 KiB */
 
 extern const jdoc_kernel jdoc__kernel_scalar;
 
-/* Run kernel k on json[pos..pos+chunk) (len: the end of the input), with
- * room for every byte of the chunk being an entry, 64 of slack for the
- * unrolled writes, and the sentinel. */
-static jdoc_status kernel_chunk(jdoc_parser *p, const jdoc_kernel *k, jdoc_s1 *s, const char *json, size_t pos,
-                                size_t chunk, size_t len)
+static size_t ix_bytes(size_t cap) { return (cap + 1) * 8 + cap + 65; }
+
+/* A block of `cap` entries, keeping the first `keep` entries of index and tape. */
+static jdoc_status ix_alloc(jdoc_parser *p, size_t cap, uint32_t keep)
 {
-    if (jdoc__reserve(p, (void **)&p->index, &p->index_cap, (size_t)s->n + chunk + 65, 4) ||
-        jdoc__reserve(p, (void **)&p->brackets, &p->brackets_cap, (size_t)s->nb + chunk + 65, 4) ||
-        jdoc__reserve(p, (void **)&p->brtype, &p->brtype_cap, (size_t)s->nb + chunk + 65, 1))
+    if (cap > UINT32_MAX || cap > (SIZE_MAX - 128) / 9)
         return JDOC_ERR_NOMEM;
+    uint8_t *m = jdoc__alloc(p, ix_bytes(cap));
+    if (!m)
+        return JDOC_ERR_NOMEM;
+    uint32_t *index = (uint32_t *)(void *)m, *jump = index + cap + 1;
+    uint8_t *tape = (uint8_t *)(jump + cap + 1);
+    if (keep) {
+        memcpy(index, p->index, (size_t)keep * 4);
+        memcpy(tape, p->tape, keep);
+    }
+    jdoc__free(p, p->ixmem);
+    p->ixmem = m;
+    p->index = index;
+    p->jump = jump;
+    p->tape = tape;
+    p->ix_cap = cap;
+    return JDOC_OK;
+}
+
+/* Room for a document of len bytes at the expected density. */
+static jdoc_status ix_prepare(jdoc_parser *p, size_t len)
+{
+    size_t want = len / 8 + 128;
+    if (JDOC_LIKELY(p->ix_cap >= want))
+        return JDOC_OK;
+    want += want / 2;
+    return ix_alloc(p, want < MIN_CAP ? MIN_CAP : want, 0);
+}
+
+/* Run kernel k over json[pos..pos+chunk) (len: the end of the input), with
+ * room for every byte of the chunk (rounded up to 64) being an entry, 64 more
+ * for the unrolled writes, and the sentinel; the chunk is cut to fit when
+ * there is room for at least 4 KiB of input, else the block grows by half. */
+static jdoc_status kernel_chunk(jdoc_parser *p, const jdoc_kernel *k, jdoc_s1 *s, const char *json, size_t pos,
+                                size_t *chunk, size_t len)
+{
+    size_t room = p->ix_cap - s->n;
+    if (room < *chunk + 192) {
+        if (room >= 4096 + 192) {
+            *chunk = (room - 192) & ~(size_t)63;
+        } else {
+            size_t cap = p->ix_cap + p->ix_cap / 2;
+            if (cap < (size_t)s->n + *chunk + 192)
+                cap = (size_t)s->n + *chunk + 192;
+            if (ix_alloc(p, cap, s->n))
+                return JDOC_ERR_NOMEM;
+        }
+    }
     s->index = p->index;
-    s->brackets = p->brackets;
-    s->brtype = p->brtype;
+    s->tape = p->tape;
     s->base = pos;
-    k->stage1(s, (const uint8_t *)json + pos, chunk, pos + chunk == len);
+    k->stage1(s, (const uint8_t *)json + pos, *chunk, pos + *chunk == len);
     return JDOC_OK;
 }
 
@@ -34,33 +84,83 @@ static jdoc_status kernel_chunk(jdoc_parser *p, const jdoc_kernel *k, jdoc_s1 *s
 static jdoc_status run_kernel(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t start, size_t len,
                               jdoc_s1 *s)
 {
-    memset(s, 0, offsetof(jdoc_s1, prev));
-    memset(s->prev, 0, sizeof s->prev);
+    memset(s, 0, sizeof *s);
     s->check_utf8 = !p->trust_utf8;
     size_t pos = start;
     do {
         size_t chunk = len - pos < CHUNK ? len - pos : CHUNK;
-        if (kernel_chunk(p, k, s, json, pos, chunk, len))
+        if (kernel_chunk(p, k, s, json, pos, &chunk, len))
             return JDOC_ERR_NOMEM;
         pos += chunk;
     } while (pos < len && s->code == JDOC_OK);
     return JDOC_OK;
 }
 
+/* The tape after the last entry: zero, so the bracket pass may read 64 at a time. */
+static void seal(jdoc_parser *p, uint32_t n) { memset(p->tape + n, 0, 65); }
+
 jdoc_status jdoc__stage1_kernel_only(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t len,
                                      uint32_t *n, uint32_t *nb)
 {
     jdoc_s1 s;
-    if (run_kernel(p, k, json, 0, len, &s))
+    if (ix_prepare(p, len) || run_kernel(p, k, json, 0, len, &s))
         return JDOC_ERR_NOMEM;
     *n = s.n;
-    *nb = s.nb;
+    if (nb) {
+        uint32_t c = 0;
+        for (uint32_t e = 0; e < s.n; e++)
+            c += (p->tape[e] | 0x20) == '{' || (p->tape[e] | 0x20) == '}';
+        *nb = c;
+    }
+    p->err.offset = s.offset;
     return s.code;
 }
 
 static bool is_scalar_start(char c)
 {
     return c != '{' && c != '}' && c != '[' && c != ']' && c != ':' && c != ',' && c != '"';
+}
+
+static bool ends_token(const char *p, size_t avail, size_t at)
+{
+    return at == avail || jdoc__is_ws((unsigned char)p[at]) || !is_scalar_start(p[at]);
+}
+
+/* The RFC 8259 number grammar, for a scalar root: the offset from p of the
+ * first byte that does not fit it, or the token's length when it does and
+ * ends at the end, whitespace, a structural character or a quote.
+ *   -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?                     */
+static size_t number_end(const char *p, size_t avail, bool *ok)
+{
+    size_t i = 0;
+#define DIGIT(k) ((k) < avail && p[k] >= '0' && p[k] <= '9')
+    *ok = false;
+    if (i < avail && p[i] == '-')
+        i++;
+    if (!DIGIT(i))
+        return i;
+    if (p[i++] != '0')
+        while (DIGIT(i))
+            i++;
+    if (i < avail && p[i] == '.') {
+        if (!DIGIT(i + 1))
+            return i + 1;
+        i++;
+        while (DIGIT(i))
+            i++;
+    }
+    if (i < avail && (p[i] == 'e' || p[i] == 'E')) {
+        i++;
+        if (i < avail && (p[i] == '+' || p[i] == '-'))
+            i++;
+        if (!DIGIT(i))
+            return i;
+        while (DIGIT(i))
+            i++;
+    }
+#undef DIGIT
+    *ok = ends_token(p, avail, i);
+    return i;
 }
 
 /* A root scalar must be a literal or a number in full: this is what rejects
@@ -71,66 +171,40 @@ static jdoc_status check_root_scalar(jdoc_parser *p, const char *json, size_t le
     for (int i = 0; i < 3; i++) {
         size_t l = strlen(lit[i]);
         if (len - at >= l && memcmp(json + at, lit[i], l) == 0) {
-            char c = len - at == l ? ' ' : json[at + l];
-            if (jdoc__is_ws((unsigned char)c) || !is_scalar_start(c))   /* ends at a structural or a quote */
+            if (ends_token(json + at, len - at, l))
                 return JDOC_OK;
             return jdoc__fail(p, JDOC_ERR_SYNTAX, at + l, "unexpected text after a literal");
         }
     }
     char c = json[at];
     if (c == '-' || (c >= '0' && c <= '9')) {
-        jdoc_num num;
-        size_t e = 0;
-        if (jdoc__num_classify(json + at, len - at, &num, &e) != JDOC_OK)
-            return jdoc__fail(p, JDOC_ERR_NUMBER, at + e, "malformed number");
-        return JDOC_OK;
+        bool ok;
+        size_t e = number_end(json + at, len - at, &ok);
+        return ok ? JDOC_OK : jdoc__fail(p, JDOC_ERR_NUMBER, at + e, "malformed number");
     }
     return jdoc__fail(p, JDOC_ERR_SYNTAX, at, "not JSON: expected a value");
 }
 
-/*
- * Match the brackets of the container whose opening bracket is entry `s`,
- * which is brackets[*bk], walking the bracket entries only (and their bytes,
- * kept by the kernel: no read of the input), until it closes at *end. The
- * open containers form a stack threaded through jump[]: while a container is
- * open, jump[its entry] holds the bracket number of the container around it;
- * once closed, its closing entry. Stored entries are relative to `rel` (the
- * document's first entry). No memory beyond jump[] is needed.
- */
-jdoc_status jdoc__match_container(jdoc_parser *p, const char *json, size_t eof, uint32_t s, uint32_t rel,
-                                  uint32_t *bk, uint32_t nb, uint32_t *end)
+/* Match the container opening at entry s with kernel k's bracket pass over
+ * entries [s, n); stored jump entries are relative to `rel`. */
+jdoc_status jdoc__match_container(jdoc_parser *p, const jdoc_kernel *k, size_t eof, uint32_t s, uint32_t n,
+                                  uint32_t rel, uint32_t *end)
 {
-    const uint32_t *idx = p->index, *br = p->brackets;
-    const uint8_t *type = p->brtype;
-    uint32_t *jump = p->jump;
-    uint32_t top = UINT32_MAX, depth = 0, max = p->max_depth;
-    for (uint32_t k = *bk; k < nb; k++) {
-        uint32_t e = br[k];
-        uint8_t c = type[k];
-        if (c == '[' || c == '{') {
-            if (JDOC_UNLIKELY(++depth > max))
-                return jdoc__fail(p, JDOC_ERR_DEPTH, idx[e], "nesting too deep");
-            jump[e] = top;
-            top = k;
-            continue;
-        }
-        if (JDOC_UNLIKELY(top == UINT32_MAX))
-            return jdoc__fail(p, JDOC_ERR_SYNTAX, idx[e], "unmatched closing bracket");
-        /* '[' + 2 == ']' and '{' + 2 == '}' */
-        if (JDOC_UNLIKELY(type[top] + 2 != c))
-            return jdoc__fail(p, JDOC_ERR_SYNTAX, idx[e], c == ']' ? "expected '}' before ']'" : "expected ']' before '}'");
-        uint32_t open = br[top];
-        top = jump[open];
-        jump[open] = e - rel;
-        if (--depth == 0) {
-            *bk = k + 1;
-            *end = e;
-            return JDOC_OK;
-        }
+    uint32_t at;
+    switch (k->match(p->tape, p->jump, s, n, rel, p->max_depth, &at)) {
+    case JDOC_MATCH_OK:
+        *end = at;
+        return JDOC_OK;
+    case JDOC_MATCH_DEPTH:
+        return jdoc__fail(p, JDOC_ERR_DEPTH, p->index[at], "nesting too deep");
+    case JDOC_MATCH_UNMATCHED:
+        return jdoc__fail(p, JDOC_ERR_SYNTAX, p->index[at], "unmatched closing bracket");
+    case JDOC_MATCH_MISMATCH:
+        return jdoc__fail(p, JDOC_ERR_SYNTAX, p->index[at],
+                          p->tape[at] == ']' ? "expected '}' before ']'" : "expected ']' before '}'");
+    default:
+        return jdoc__fail(p, JDOC_ERR_SYNTAX, eof, p->tape[at] == '[' ? "unclosed '['" : "unclosed '{'");
     }
-    (void)s;
-    (void)json;
-    return jdoc__fail(p, JDOC_ERR_SYNTAX, eof, type[top] == '[' ? "unclosed '['" : "unclosed '{'");
 }
 
 /* The first entry of a document must start a value; a scalar root must be a
@@ -145,13 +219,16 @@ jdoc_status jdoc__check_root(jdoc_parser *p, const char *json, size_t len, uint3
     return JDOC_OK;
 }
 
+/* For tests: the root-number grammar alone (see number_end). */
+size_t jdoc__root_number_end(const char *p, size_t avail, bool *ok) { return number_end(p, avail, ok); }
+
 jdoc_status jdoc__stage1(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t len)
 {
     jdoc_s1 s;
-    if (run_kernel(p, k, json, 0, len, &s))
+    if (ix_prepare(p, len) || run_kernel(p, k, json, 0, len, &s))
         return jdoc__fail(p, JDOC_ERR_NOMEM, 0, "out of memory");
     if (s.code != JDOC_OK && k != &jdoc__kernel_scalar) {
-        /* SIMD kernels detect errors by block; the scalar kernel says which came first */
+        /* SIMD kernels say where about; the scalar kernel says exactly */
         if (run_kernel(p, &jdoc__kernel_scalar, json, 0, len, &s))
             return jdoc__fail(p, JDOC_ERR_NOMEM, 0, "out of memory");
     }
@@ -159,14 +236,13 @@ jdoc_status jdoc__stage1(jdoc_parser *p, const jdoc_kernel *k, const char *json,
         return jdoc__fail(p, s.code, s.offset, s.message);
     if (s.n == 0)
         return jdoc__fail(p, JDOC_ERR_SYNTAX, len, len ? "no value: only whitespace" : "no value: empty input");
-    if (jdoc__reserve(p, (void **)&p->jump, &p->jump_cap, (size_t)s.n + 1, 4))
-        return jdoc__fail(p, JDOC_ERR_NOMEM, 0, "out of memory");
+    seal(p, s.n);
     jdoc_status st = jdoc__check_root(p, json, len, p->index[0]);
     if (st != JDOC_OK)
         return st;
-    uint32_t end = 0, bk = 0;
-    char c0 = json[p->index[0]];
-    if ((c0 == '[' || c0 == '{') && (st = jdoc__match_container(p, json, len, 0, 0, &bk, s.nb, &end)) != JDOC_OK)
+    uint32_t end = 0;
+    char c0 = (char)p->tape[0];
+    if ((c0 == '[' || c0 == '{') && (st = jdoc__match_container(p, k, len, 0, s.n, 0, &end)) != JDOC_OK)
         return st;
     if (end + 1 < s.n)
         return jdoc__fail(p, JDOC_ERR_SYNTAX, p->index[end + 1], "text after the root value");
@@ -177,6 +253,7 @@ jdoc_status jdoc__stage1(jdoc_parser *p, const jdoc_kernel *k, const char *json,
     p->doc.n = s.n;
     p->doc.index = p->index;
     p->doc.jump = p->jump;
+    p->doc.tape = p->tape;
     return JDOC_OK;
 }
 
@@ -219,7 +296,7 @@ static void run_start(jdoc_parser *p, size_t from)
     memset(&t->ks, 0, sizeof t->ks);
     t->ks.check_utf8 = !p->trust_utf8;
     t->run = t->to = from;
-    t->next = t->bk = 0;
+    t->next = 0;
     t->done = from >= t->len;
     t->err = JDOC_OK;
     t->err_off = t->len;
@@ -240,7 +317,7 @@ static jdoc_status index_more(jdoc_parser *p)
         t->chunk = chunk < CHUNK ? 2 * chunk : 0;
         if (chunk > end - t->to)
             chunk = end - t->to;
-        if (kernel_chunk(p, p->k, s, t->buf, t->to, chunk, t->len))
+        if (kernel_chunk(p, p->k, s, t->buf, t->to, &chunk, t->len))
             return JDOC_ERR_NOMEM;
         t->to += chunk;
     }
@@ -261,8 +338,7 @@ static jdoc_status index_more(jdoc_parser *p)
         }
     }
     t->done = t->to >= t->len;
-    if (jdoc__reserve(p, (void **)&p->jump, &p->jump_cap, (size_t)s->n + 1, 4))
-        return JDOC_ERR_NOMEM;
+    seal(p, s->n);
     /* entries stop at an error: it is where the valid index ends */
     p->index[s->n] = (uint32_t)(t->err != JDOC_OK ? t->err_off : t->to);
     return JDOC_OK;
@@ -285,8 +361,6 @@ static bool stream_damaged(jdoc_parser *p, jdoc_status code, size_t off, const c
         while (e < t->ks.n && p->index[e] < t->pos)
             e++;
         t->next = e;
-        while (t->bk < t->ks.nb && p->brackets[t->bk] < e)
-            t->bk++;
     } else {
         t->indexed = false;
     }
@@ -338,16 +412,14 @@ bool jdoc_stream_next(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
             /* the error lies after the last whole document */
             return stream_damaged(p, t->err, t->err_off, t->err_msg, t->err_off, doc, st);
         }
-        uint32_t s0 = t->next, end = s0, bk = t->bk;
+        uint32_t s0 = t->next, end = s0;
         size_t start = p->index[s0];
         size_t eof = t->err != JDOC_OK ? t->err_off : t->len;
         jdoc_status r = jdoc__check_root(p, json, t->done ? eof : t->to, (uint32_t)start);
         bool more = false;
-        char c = json[start];
+        char c = (char)p->tape[s0];
         if (r == JDOC_OK && (c == '[' || c == '{')) {
-            while (bk < t->ks.nb && p->brackets[bk] < s0)
-                bk++;
-            r = jdoc__match_container(p, json, eof, s0, s0, &bk, t->ks.nb, &end);
+            r = jdoc__match_container(p, p->k, eof, s0, n, s0, &end);
             /* ran out of brackets before the end: index more, then again */
             more = r == JDOC_ERR_SYNTAX && !t->done && p->err.offset == eof;
         } else if (s0 + 1 >= n && !t->done) {
@@ -380,7 +452,6 @@ bool jdoc_stream_next(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
             json[p->index[end]] != '}')
             return stream_damaged(p, t->err, t->err_off, t->err_msg, start, doc, st);
         t->next = end + 1;
-        t->bk = bk;
         t->count++;
         t->last = start;
         p->doc.parser = p;
@@ -389,6 +460,7 @@ bool jdoc_stream_next(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
         p->doc.n = end - s0 + 1;
         p->doc.index = p->index + s0;
         p->doc.jump = p->jump + s0;
+        p->doc.tape = p->tape + s0;
         p->err = (jdoc_error){ JDOC_OK, 0, "ok", "" };
         p->has_doc = true;
         *doc = &p->doc;

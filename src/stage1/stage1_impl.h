@@ -17,6 +17,8 @@
  *                                    64-bit masks over a whole block of NV registers
  *   prefix_xor(x)                    bit i = x[0] ^ ... ^ x[i] (carry-less multiply by ~0)
  *   ctz_nz(x)                        count trailing zeros; any value for x == 0
+ * and optionally, with JDOC_HAVE_FLATTEN defined:
+ *   flatten_block(index, tape, bits, v, pos)   the entries of a block (see flatten below)
  */
 #include <string.h>
 
@@ -80,17 +82,23 @@ static inline vec JDOC_FN(u8_incomplete)(vec last, vec max)
     return v_subs(last, max);
 }
 
-static inline __attribute__((always_inline)) void JDOC_FN(utf8_block)(JDOC_FN(state) *t, const vec *v)
+/* UTF-8 errors of one block accumulate in t->u8_err; with `locate`, also
+ * return the mask of the block's bytes where a check failed. */
+static inline __attribute__((always_inline)) uint64_t JDOC_FN(utf8_block)(JDOC_FN(state) *t, const vec *v, bool locate)
 {
+    uint64_t where = 0;
     if (blk_ascii(v)) {
         /* an incomplete sequence at the end of the previous block followed
-         * by ASCII is an error */
+         * by ASCII is an error, seen at this block's first byte */
         t->u8_err = v_or(t->u8_err, v_splat((uint8_t)t->u8_inc));
+        if (locate)
+            where = t->u8_inc ? 1 : 0;
         t->u8_inc = 0;
         t->u8_prev = v[NV - 1];
-        return;
+        return where;
     }
     vec prev = t->u8_prev, f = v_splat(0x0f);
+    vec e[NV];
     for (int k = 0; k < NV; k++) {
         vec cur = v[k];
         vec p1 = v_prev(cur, prev, 1);
@@ -99,21 +107,33 @@ static inline __attribute__((always_inline)) void JDOC_FN(utf8_block)(JDOC_FN(st
                             v_lookup16(t->u8_tbl[2], v_shr4(cur)));
         vec must23 = v_or(v_subs(v_prev(cur, prev, 2), v_splat(0xE0 - 0x80)),
                           v_subs(v_prev(cur, prev, 3), v_splat(0xF0 - 0x80)));
-        t->u8_err = v_or(t->u8_err, v_xor(special, v_and(must23, v_splat(0x80))));
+        e[k] = v_xor(special, v_and(must23, v_splat(0x80)));
+        t->u8_err = v_or(t->u8_err, e[k]);
         prev = cur;
     }
+    if (locate)
+        where = blk_nonzero(e);
     t->u8_prev = prev;
     t->u8_inc = v_any(JDOC_FN(u8_incomplete)(prev, t->u8_max));
+    return where;
 }
 
-/* Positions of the set bits of `bits`, plus `pos`, written to out[]. Writes
- * up to 8 past the count (the caller keeps 64 entries of slack). */
-static inline __attribute__((always_inline)) void JDOC_FN(flatten)(uint32_t *out, uint64_t bits, uint32_t pos)
+/* Entries of one block: index[i] = pos + the position of the i-th set bit of
+ * `bits`, tape[i] = the block's byte there. Writes up to 8 entries past the
+ * count (the driver keeps 64 entries of room). A primitives header that has a
+ * faster way (a byte compress) defines JDOC_HAVE_FLATTEN and its own
+ * flatten_block(index, tape, bits, v, pos). */
+#ifndef JDOC_HAVE_FLATTEN
+static inline __attribute__((always_inline)) void JDOC_FN(flatten)(uint32_t *out, uint8_t *tape, uint64_t bits,
+                                                                  const uint8_t *p, const vec *v, uint32_t pos)
 {
+    (void)v;
     int cnt = __builtin_popcountll(bits);
 #define JDOC_PUT(i)                                    \
     do {                                               \
-        out[i] = pos + (uint32_t)ctz_nz(bits);         \
+        int tz = ctz_nz(bits);                         \
+        out[i] = pos + (uint32_t)tz;                   \
+        tape[i] = p[tz & 63];                          \
         bits &= bits - 1;                              \
     } while (0)
     JDOC_PUT(0); JDOC_PUT(1); JDOC_PUT(2); JDOC_PUT(3);
@@ -126,20 +146,35 @@ static inline __attribute__((always_inline)) void JDOC_FN(flatten)(uint32_t *out
     }
 #undef JDOC_PUT
 }
+#else
+static inline __attribute__((always_inline)) void JDOC_FN(flatten)(uint32_t *out, uint8_t *tape, uint64_t bits,
+                                                                  const uint8_t *p, const vec *v, uint32_t pos)
+{
+    (void)p;
+    flatten_block(out, tape, bits, v, pos);
+}
+#endif
 
 #define ODD_BITS 0xAAAAAAAAAAAAAAAAull
 
 /* Carried from block to block, kept in registers within one kernel call. */
 typedef struct JDOC_FN(carry) {
-    uint64_t escaped, in_string, scalar, err;
-    uint32_t n, nb;
-    uint32_t *index, *brackets;
-    uint8_t *brtype;
+    uint64_t escaped, in_string, scalar, ctrl;
+    uint32_t n;
+    uint32_t *index;
+    uint8_t *tape;
     bool check_utf8;
 } JDOC_FN(carry);
 
-static inline __attribute__((always_inline)) void JDOC_FN(block)(JDOC_FN(carry) *s, JDOC_FN(state) *t,
-                                                                const uint8_t *p, uint32_t pos)
+/*
+ * One 64-byte block. With `locate` (a constant: the kernel is compiled twice
+ * into the same loop), also return the position in the block of the first
+ * error it sees, 64 for none, and its class in *cls: that variant runs only
+ * over a chunk already known to hold an error.
+ */
+static inline __attribute__((always_inline)) int JDOC_FN(block)(JDOC_FN(carry) *s, JDOC_FN(state) *t,
+                                                               const uint8_t *p, uint32_t pos, bool locate,
+                                                               jdoc_status *cls)
 {
     vec v[NV];
     for (int k = 0; k < NV; k++)
@@ -147,12 +182,11 @@ static inline __attribute__((always_inline)) void JDOC_FN(block)(JDOC_FN(carry) 
 
     uint64_t bs = blk_eq(v, '\\');
     uint64_t qt = blk_eq(v, '"');
-    vec cls[NV];
+    vec cl[NV];
     for (int k = 0; k < NV; k++)
-        cls[k] = v_and(v_lookup_lo(t->cls_tbl[0], v[k]), v_lookup16(t->cls_tbl[1], v_shr4(v[k])));
-    uint64_t wsop = blk_nonzero(cls);
-    uint64_t op = blk_ge(cls, 0x20);
-    uint64_t br = blk_high(cls);
+        cl[k] = v_and(v_lookup_lo(t->cls_tbl[0], v[k]), v_lookup16(t->cls_tbl[1], v_shr4(v[k])));
+    uint64_t wsop = blk_nonzero(cl);
+    uint64_t op = blk_ge(cl, 0x20);
 
     /*
      * Escaped bytes: those after an odd-length run of backslashes.
@@ -187,7 +221,8 @@ static inline __attribute__((always_inline)) void JDOC_FN(block)(JDOC_FN(carry) 
     uint64_t instr = prefix_xor(quote) ^ s->in_string;
     s->in_string = (uint64_t)((int64_t)instr >> 63);
 
-    s->err |= blk_le(v, 0x1f) & instr;   /* control characters in strings */
+    uint64_t ctrl = blk_le(v, 0x1f) & instr;   /* control characters in strings */
+    s->ctrl |= ctrl;
 
     /* scalar bytes: outside strings, not whitespace, operator or quote;
      * an entry at the first byte of each run */
@@ -196,20 +231,42 @@ static inline __attribute__((always_inline)) void JDOC_FN(block)(JDOC_FN(carry) 
     s->scalar = scal >> 63;
 
     uint64_t st = (op & ~instr) | (quote & instr) | starts;
-    uint64_t brs = br & ~instr;
 
-    if (s->check_utf8)
-        JDOC_FN(utf8_block)(t, v);
+    int err = 64;
+    if (s->check_utf8) {
+        uint64_t u8 = JDOC_FN(utf8_block)(t, v, locate);
+        if (locate && (u8 | ctrl)) {
+            /* the first error; on a tie (a control byte that cuts a UTF-8
+             * sequence short) the UTF-8 error, as the scalar kernel says */
+            int a = u8 ? ctz_nz(u8) : 64, b = ctrl ? ctz_nz(ctrl) : 64;
+            err = a <= b ? a : b;
+            *cls = a <= b ? JDOC_ERR_UTF8 : JDOC_ERR_SYNTAX;
+        }
+    } else if (locate && ctrl) {
+        err = ctz_nz(ctrl);
+        *cls = JDOC_ERR_SYNTAX;
+    }
 
     uint32_t n = s->n;
-    while (brs) {
-        uint64_t low = brs & (0 - brs);
-        s->brtype[s->nb] = p[ctz_nz(low)];
-        s->brackets[s->nb++] = n + (uint32_t)__builtin_popcountll(st & (low - 1));
-        brs ^= low;
-    }
-    JDOC_FN(flatten)(s->index + n, st, pos);
+    JDOC_FN(flatten)(s->index + n, s->tape + n, st, p, v, pos);
     s->n = n + (uint32_t)__builtin_popcountll(st);
+
+    /* A string holding a backslash: its opening quote's tape byte becomes
+     * ' '. Within a string there is no entry, so the entry before a
+     * backslash in a string is that string's quote; the other backslashes
+     * up to the next entry are in the same string.
+     *   bytes       " a \ n b \ t "   ,   " c \ " "
+     *   st          1 . . . . . . . . 1   1 . . . .
+     *   bs & instr  . . 1 . . 1 . . . .   . . 1 . .   -> mark entries e-1 */
+    uint64_t bsin = bs & instr;
+    while (JDOC_UNLIKELY(bsin)) {
+        uint64_t low = bsin & (0 - bsin);
+        uint64_t below = low - 1;
+        s->tape[n + (uint32_t)__builtin_popcountll(st & below) - 1] = ' ';
+        uint64_t later = st & ~below & ~low;
+        bsin = later ? bsin & (0 - (later & (0 - later))) : 0;
+    }
+    return err;
 }
 
 static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
@@ -229,39 +286,117 @@ static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool las
         m[VEC_BYTES - 1] = 0xBF;
         t.u8_max = v_load(m);
     }
+    if (s->code != JDOC_OK)
+        return;
     t.u8_err = v_splat(0);
     t.u8_prev = v_load(s->prev + 64 - VEC_BYTES);
     t.u8_inc = s->utf8_inc;
-    JDOC_FN(carry) c = { s->escaped, s->in_string, s->scalar, 0, s->n, s->nb, s->index, s->brackets, s->brtype, s->check_utf8 };
+    JDOC_FN(carry) c = { s->escaped, s->in_string, s->scalar, 0, s->n, s->index, s->tape, s->check_utf8 };
+    const JDOC_FN(carry) c0 = c;
+    const JDOC_FN(state) t0 = t;
+    _Alignas(64) uint8_t tail[64];
+    size_t full = len & ~(size_t)63;
+    if (last && full < len) {
+        memset(tail, ' ', sizeof tail);
+        memcpy(tail, buf + full, len - full);
+    }
+    jdoc_status cls = JDOC_OK;
 
     size_t i = 0;
-    for (; i + 64 <= len; i += 64)
-        JDOC_FN(block)(&c, &t, buf + i, (uint32_t)(s->base + i));
-    if (last && i < len) {
-        _Alignas(64) uint8_t tail[64];
-        memset(tail, ' ', sizeof tail);
-        memcpy(tail, buf + i, len - i);
-        JDOC_FN(block)(&c, &t, tail, (uint32_t)(s->base + i));
+    for (; i < full; i += 64)
+        JDOC_FN(block)(&c, &t, buf + i, (uint32_t)(s->base + i), false, &cls);
+    if (last && full < len)
+        JDOC_FN(block)(&c, &t, tail, (uint32_t)(s->base + full), false, &cls);
+
+    bool bad = c.ctrl || v_any(t.u8_err);
+    if (JDOC_UNLIKELY(bad)) {
+        /* again from the chunk's start, block by block, to say where */
+        c = c0;
+        t = t0;
+        for (i = 0; i < len; i += 64) {
+            int at = JDOC_FN(block)(&c, &t, i < full ? buf + i : tail, (uint32_t)(s->base + i), true, &cls);
+            if (at < 64) {
+                s->code = cls;
+                s->offset = s->base + i + (size_t)at;
+                break;
+            }
+        }
+        if (s->code == JDOC_OK) {   /* cannot happen: the two passes see the same bits */
+            s->code = JDOC_ERR_SYNTAX;
+            s->offset = s->base;
+        }
+    } else if (last && t.u8_inc && s->check_utf8) {
+        s->code = JDOC_ERR_UTF8;
+        s->offset = s->base + len;
+    } else if (last && c.in_string) {
+        s->code = JDOC_ERR_SYNTAX;
+        s->offset = s->base + len;
     }
     s->escaped = c.escaped;
     s->in_string = c.in_string;
     s->scalar = c.scalar;
     s->n = c.n;
-    s->nb = c.nb;
-    if (c.err || v_any(t.u8_err))
-        s->utf8_err = 1;
-    if (last && t.u8_inc && s->check_utf8)
-        s->utf8_err = 1;
-    if (last && s->in_string)
-        s->utf8_err = 1;
     memcpy(s->prev + 64 - VEC_BYTES, &t.u8_prev, VEC_BYTES);
     s->utf8_inc = t.u8_inc;
-    if (s->utf8_err)
-        s->code = JDOC_ERR_SYNTAX; /* some error: the driver finds which with the scalar kernel */
+    if (s->code != JDOC_OK)
+        s->message = "error";   /* the driver asks the scalar kernel for the exact one */
+}
+
+/*
+ * The bracket pass over the tape, 64 entries a step: a bracket is a byte b
+ * with (b | 0x20) == '{' or '}' (that is [ { or ] }; the marked quote ' '
+ * stays ' '), an opening one has bit 1 set ('[' 0x5B, '{' 0x7B against ']'
+ * 0x5D, '}' 0x7D), and a closing one is its opener plus 2. The stack of open
+ * containers is threaded through jump[], its top in a register.
+ */
+static int JDOC_FN(match)(const uint8_t *tape, uint32_t *jump, uint32_t from, uint32_t n, uint32_t rel,
+                         uint32_t max_depth, uint32_t *at)
+{
+    const vec lower = v_splat(0x20);
+    uint32_t top = UINT32_MAX, depth = 0;
+    for (uint32_t e = from; e < n; e += 64) {
+        vec v[NV];
+        for (int k = 0; k < NV; k++)
+            v[k] = v_or(v_load(tape + e + (uint32_t)k * VEC_BYTES), lower);
+        uint64_t m = blk_eq(v, '{') | blk_eq(v, '}');
+        if (n - e < 64)
+            m &= (1ull << (n - e)) - 1;
+        while (m) {
+            uint32_t i = e + (uint32_t)ctz_nz(m);
+            m &= m - 1;
+            uint8_t b = tape[i];
+            if (b & 2) {
+                if (JDOC_UNLIKELY(++depth > max_depth)) {
+                    *at = i;
+                    return JDOC_MATCH_DEPTH;
+                }
+                jump[i] = top;
+                top = i;
+                continue;
+            }
+            if (JDOC_UNLIKELY(top == UINT32_MAX)) {
+                *at = i;
+                return JDOC_MATCH_UNMATCHED;
+            }
+            if (JDOC_UNLIKELY(tape[top] + 2 != b)) {
+                *at = i;
+                return JDOC_MATCH_MISMATCH;
+            }
+            uint32_t up = jump[top];
+            jump[top] = i - rel;
+            top = up;
+            if (--depth == 0) {
+                *at = i;
+                return JDOC_MATCH_OK;
+            }
+        }
+    }
+    *at = top;
+    return JDOC_MATCH_UNCLOSED;
 }
 
 const jdoc_kernel JDOC_CAT(jdoc__kernel_, JDOC_ARCH) = { JDOC_KERNEL_ID, JDOC_KERNEL_NAME, JDOC_KERNEL_REQUIRES,
-                                                        JDOC_FN(stage1) };
+                                                        JDOC_FN(stage1), JDOC_FN(match) };
 
 #undef NV
 #undef ODD_BITS
