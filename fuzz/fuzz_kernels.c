@@ -47,7 +47,7 @@ static void run(jdoc_parser *p, const char *in, size_t len, result *r)
         r->jump = calloc((size_t)d->n + 1, 4);
         for (uint32_t i = 0; i < d->n; i++)   /* defined at opening brackets only */
             if (d->tape[i] == '[' || d->tape[i] == '{')
-                r->jump[i] = d->jump[i];
+                r->jump[i] = d->index[i];   /* the closing entry, over the offset */
     }
 }
 

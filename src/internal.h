@@ -11,9 +11,13 @@
 #define JDOC_INTERNAL __attribute__((visibility("hidden")))
 
 /* A parsed document: the input and its structural index.
- *   index[0..n)  byte offsets of every { } [ ] : , opening quote and scalar start
+ *   tape[0..n)   each entry's byte: { } [ ] : , " (' ' for a string holding a
+ *                backslash) or a scalar's first byte; tape[n] is no bracket
+ *   index[i]     the byte offset of entry i, except for an opening bracket,
+ *                where it is the entry of its closing bracket (the bracket's
+ *                offset is the last non-whitespace byte before the first
+ *                following entry that is not an opening bracket: jdoc__off)
  *   index[n]     == len, a sentinel
- *   jump[i]      for an opening bracket at entry i: the entry of its closing bracket
  */
 struct jdoc_doc {
     jdoc_parser *parser;
@@ -21,8 +25,7 @@ struct jdoc_doc {
     uint32_t len;
     uint32_t n;
     const uint32_t *index;
-    const uint32_t *jump;
-    const uint8_t *tape;   /* tape[i]: entry i's byte (see kernel.h), tape[n] == 0 */
+    const uint8_t *tape;
 };
 
 struct jdoc_parser {
@@ -35,7 +38,7 @@ struct jdoc_parser {
     /* the index: one block (ixmem) of ix_cap entries' room, see stage1.c */
     void *ixmem;
     size_t ix_cap;
-    uint32_t *index, *jump;
+    uint32_t *index;
     uint8_t *tape;
     /* decoded strings: one buffer of the document's size, each escaped string
      * decoded once; memo[i] = 1 + offset in scratch of entry i's decoding */
@@ -44,6 +47,7 @@ struct jdoc_parser {
     bool memo_ready;
     uint8_t *vstack;   size_t vstack_cap;   /* jdoc_validate's container stack */
     jdoc_error err;
+    uint32_t match_at;   /* the entry at fault of the last failed bracket pass */
     jdoc_doc doc;
     struct jdoc_stream_state {
         const char *buf;
@@ -88,8 +92,8 @@ bool jdoc__utf8_check(const uint8_t *buf, size_t len, size_t *err);
 /* Match the container opening at entry s with kernel k's bracket pass over
  * entries [s, n), up to its closing entry *end; errors are reported at the
  * entry's offset, an unclosed container at `eof`. */
-jdoc_status jdoc__match_container(jdoc_parser *p, const jdoc_kernel *k, size_t eof, uint32_t s, uint32_t n,
-                                  uint32_t rel, uint32_t *end);
+jdoc_status jdoc__match_container(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t eof, uint32_t s,
+                                  uint32_t n, uint32_t rel, uint32_t *end);
 /* For tests: the grammar check of a root number (offset of the first bad byte). */
 size_t jdoc__root_number_end(const char *p, size_t avail, bool *ok);
 /* Check that entry offset `at` can start a document (a scalar root in full). */
@@ -116,7 +120,14 @@ static inline char jdoc__ch(const jdoc_doc *d, uint32_t e)
 }
 /* Entry e is a string (its opening quote) holding a backslash. */
 static inline bool jdoc__str_escaped(const jdoc_doc *d, uint32_t e) { return d->tape[e] == ' '; }
-static inline uint32_t jdoc__off(const jdoc_doc *d, uint32_t e) { return d->index[e]; }
+static inline bool jdoc__is_open(uint8_t c) { return c == '{' || c == '['; }
+uint32_t jdoc__open_off(const char *json, const uint32_t *index, const uint8_t *tape, uint32_t e);
+static inline uint32_t jdoc__off(const jdoc_doc *d, uint32_t e)
+{
+    return JDOC_LIKELY(!jdoc__is_open(d->tape[e])) ? d->index[e] : jdoc__open_off(d->json, d->index, d->tape, e);
+}
+/* The closing entry of the container that opens at entry e. */
+static inline uint32_t jdoc__close(const jdoc_doc *d, uint32_t e) { return d->index[e]; }
 
 static inline bool jdoc__is_ws(unsigned char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 

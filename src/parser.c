@@ -57,6 +57,22 @@ jdoc_status jdoc__reserve(jdoc_parser *p, void **buf, size_t *cap, size_t need, 
     return JDOC_OK;
 }
 
+/* An opening bracket's offset: back from the first entry after it that is
+ * not an opening bracket, over whitespace and the opening brackets between. */
+uint32_t jdoc__open_off(const char *json, const uint32_t *index, const uint8_t *tape, uint32_t e)
+{
+    uint32_t f = e + 1;
+    while (jdoc__is_open(tape[f]))
+        f++;
+    uint32_t off = index[f], k = f - e;
+    while (k) {
+        off--;
+        if (!jdoc__is_ws((unsigned char)json[off]))
+            k--;
+    }
+    return off;
+}
+
 jdoc_status jdoc__fail(jdoc_parser *p, jdoc_status code, size_t offset, const char *msg)
 {
     p->err.code = code;

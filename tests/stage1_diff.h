@@ -39,7 +39,7 @@ static inline void run(jdoc_parser *p, const char *json, size_t len, result *r)
         r->jump = calloc(d->n + 1, 4);
         for (uint32_t i = 0; i < d->n; i++)   /* jump[] is defined at opening brackets only */
             if (d->tape[i] == '[' || d->tape[i] == '{')
-                r->jump[i] = d->jump[i];
+                r->jump[i] = d->index[i];   /* the closing entry, over the offset */
     }
 }
 

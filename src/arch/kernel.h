@@ -63,8 +63,9 @@ typedef void (*jdoc_stage1_fn)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool 
 
 /* The bracket pass: match the container whose opening bracket is entry
  * `from`, reading tape[from..n) (readable and zero up to n + 64), until it
- * closes. While a container is open, jump[its entry] holds the entry of the
- * container around it; once closed, its closing entry minus `rel`. Returns
+ * closes. jump[] is the index itself, written at opening brackets only: while
+ * a container is open, jump[its entry] holds the entry of the container
+ * around it; once closed, its closing entry minus `rel`. Returns
  * JDOC_MATCH_OK with *at = the closing entry, or an error with *at = the
  * entry at fault (for UNCLOSED: the innermost open bracket). */
 enum { JDOC_MATCH_OK, JDOC_MATCH_DEPTH, JDOC_MATCH_UNMATCHED, JDOC_MATCH_MISMATCH, JDOC_MATCH_UNCLOSED };

@@ -6,11 +6,13 @@
  * brackets and depth and records each container's closing entry, and checks
  * the root.
  *
- * Memory: one block holds index[cap + 1], jump[cap + 1] and tape[cap + 65]
- * (9 bytes an entry). A parse first makes room for len / 8 entries, with half
- * as much again of headroom, so a parser that has seen a document takes one
- * up to 1.5 times its size (at the same density) without allocating; a
- * denser document grows the block by half while it is indexed.
+ * Memory: one block holds index[cap + 1] and tape[cap + 65] (5 bytes an
+ * entry; the bracket pass writes each container's closing entry over its
+ * opening bracket's offset). A parse first makes room for len / 6 entries,
+ * with half as much again of headroom (1.25 bytes per input byte), so a
+ * parser that has seen a document takes one up to 1.5 times its size without
+ * allocating; a denser document (over 0.25 entries a byte) grows the block
+ * while it is indexed, to half again what its density says it needs.
  */
 #include "internal.h"
 
@@ -19,18 +21,18 @@
 
 extern const jdoc_kernel jdoc__kernel_scalar;
 
-static size_t ix_bytes(size_t cap) { return (cap + 1) * 8 + cap + 65; }
+static size_t ix_bytes(size_t cap) { return (cap + 1) * 4 + cap + 65; }
 
 /* A block of `cap` entries, keeping the first `keep` entries of index and tape. */
 static jdoc_status ix_alloc(jdoc_parser *p, size_t cap, uint32_t keep)
 {
-    if (cap > UINT32_MAX || cap > (SIZE_MAX - 128) / 9)
+    if (cap > UINT32_MAX || cap > (SIZE_MAX - 128) / 5)
         return JDOC_ERR_NOMEM;
     uint8_t *m = jdoc__alloc(p, ix_bytes(cap));
     if (!m)
         return JDOC_ERR_NOMEM;
-    uint32_t *index = (uint32_t *)(void *)m, *jump = index + cap + 1;
-    uint8_t *tape = (uint8_t *)(jump + cap + 1);
+    uint32_t *index = (uint32_t *)(void *)m;
+    uint8_t *tape = (uint8_t *)(index + cap + 1);
     if (keep) {
         memcpy(index, p->index, (size_t)keep * 4);
         memcpy(tape, p->tape, keep);
@@ -38,7 +40,6 @@ static jdoc_status ix_alloc(jdoc_parser *p, size_t cap, uint32_t keep)
     jdoc__free(p, p->ixmem);
     p->ixmem = m;
     p->index = index;
-    p->jump = jump;
     p->tape = tape;
     p->ix_cap = cap;
     return JDOC_OK;
@@ -47,26 +48,33 @@ static jdoc_status ix_alloc(jdoc_parser *p, size_t cap, uint32_t keep)
 /* Room for a document of len bytes at the expected density. */
 static jdoc_status ix_prepare(jdoc_parser *p, size_t len)
 {
-    size_t want = len / 8 + 128;
+    size_t want = len / 6 + 128;
     if (JDOC_LIKELY(p->ix_cap >= want))
         return JDOC_OK;
     want += want / 2;
     return ix_alloc(p, want < MIN_CAP ? MIN_CAP : want, 0);
 }
 
-/* Run kernel k over json[pos..pos+chunk) (len: the end of the input), with
- * room for every byte of the chunk (rounded up to 64) being an entry, 64 more
- * for the unrolled writes, and the sentinel; the chunk is cut to fit when
- * there is room for at least 4 KiB of input, else the block grows by half. */
-static jdoc_status kernel_chunk(jdoc_parser *p, const jdoc_kernel *k, jdoc_s1 *s, const char *json, size_t pos,
-                                size_t *chunk, size_t len)
+/* Run kernel k over json[pos..pos+chunk) (len: the end of the input, start:
+ * where indexing began, until: where it is to stop), with room for every byte of the chunk (rounded up to
+ * 64) being an entry, 64 more for the unrolled writes, and the sentinel; the
+ * chunk is cut to fit when there is room for at least 256 bytes of input, else
+ * the block grows to half again what the density so far says the whole
+ * input needs (so the next input of the kind, up to 1.5 times as large, fits). */
+static jdoc_status kernel_chunk(jdoc_parser *p, const jdoc_kernel *k, jdoc_s1 *s, const char *json, size_t start,
+                                size_t pos, size_t *chunk, size_t len, size_t until)
 {
     size_t room = p->ix_cap - s->n;
     if (room < *chunk + 192) {
-        if (room >= 4096 + 192) {
+        if (room >= 256 + 192) {
             *chunk = (room - 192) & ~(size_t)63;
         } else {
             size_t cap = p->ix_cap + p->ix_cap / 2;
+            if (pos > start) {
+                double need = (double)s->n * (double)(until - start) / (double)(pos - start);
+                if (need * 1.5 > (double)cap)
+                    cap = need * 1.5 < (double)UINT32_MAX ? (size_t)(need * 1.5) : UINT32_MAX;
+            }
             if (cap < (size_t)s->n + *chunk + 192)
                 cap = (size_t)s->n + *chunk + 192;
             if (ix_alloc(p, cap, s->n))
@@ -89,7 +97,7 @@ static jdoc_status run_kernel(jdoc_parser *p, const jdoc_kernel *k, const char *
     size_t pos = start;
     do {
         size_t chunk = len - pos < CHUNK ? len - pos : CHUNK;
-        if (kernel_chunk(p, k, s, json, pos, &chunk, len))
+        if (kernel_chunk(p, k, s, json, start, pos, &chunk, len, len))
             return JDOC_ERR_NOMEM;
         pos += chunk;
     } while (pos < len && s->code == JDOC_OK);
@@ -186,17 +194,19 @@ static jdoc_status check_root_scalar(jdoc_parser *p, const char *json, size_t le
 }
 
 /* Match the container opening at entry s with kernel k's bracket pass over
- * entries [s, n); stored jump entries are relative to `rel`. */
-jdoc_status jdoc__match_container(jdoc_parser *p, const jdoc_kernel *k, size_t eof, uint32_t s, uint32_t n,
-                                  uint32_t rel, uint32_t *end)
+ * entries [s, n); stored closing entries are relative to `rel`. */
+jdoc_status jdoc__match_container(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t eof, uint32_t s,
+                                  uint32_t n, uint32_t rel, uint32_t *end)
 {
     uint32_t at;
-    switch (k->match(p->tape, p->jump, s, n, rel, p->max_depth, &at)) {
+    int r = k->match(p->tape, p->index, s, n, rel, p->max_depth, &at);
+    p->match_at = at;
+    switch (r) {
     case JDOC_MATCH_OK:
         *end = at;
         return JDOC_OK;
     case JDOC_MATCH_DEPTH:
-        return jdoc__fail(p, JDOC_ERR_DEPTH, p->index[at], "nesting too deep");
+        return jdoc__fail(p, JDOC_ERR_DEPTH, jdoc__open_off(json, p->index, p->tape, at), "nesting too deep");
     case JDOC_MATCH_UNMATCHED:
         return jdoc__fail(p, JDOC_ERR_SYNTAX, p->index[at], "unmatched closing bracket");
     case JDOC_MATCH_MISMATCH:
@@ -237,24 +247,29 @@ jdoc_status jdoc__stage1(jdoc_parser *p, const jdoc_kernel *k, const char *json,
     if (s.n == 0)
         return jdoc__fail(p, JDOC_ERR_SYNTAX, len, len ? "no value: only whitespace" : "no value: empty input");
     seal(p, s.n);
+    p->index[s.n] = (uint32_t)len;
     jdoc_status st = jdoc__check_root(p, json, len, p->index[0]);
     if (st != JDOC_OK)
         return st;
     uint32_t end = 0;
     char c0 = (char)p->tape[0];
-    if ((c0 == '[' || c0 == '{') && (st = jdoc__match_container(p, k, len, 0, s.n, 0, &end)) != JDOC_OK)
+    if ((c0 == '[' || c0 == '{') && (st = jdoc__match_container(p, k, json, len, 0, s.n, 0, &end)) != JDOC_OK)
         return st;
     if (end + 1 < s.n)
         return jdoc__fail(p, JDOC_ERR_SYNTAX, p->index[end + 1], "text after the root value");
-    p->index[s.n] = (uint32_t)len;
     p->doc.parser = p;
     p->doc.json = json;
     p->doc.len = (uint32_t)len;
     p->doc.n = s.n;
     p->doc.index = p->index;
-    p->doc.jump = p->jump;
     p->doc.tape = p->tape;
     return JDOC_OK;
+}
+
+/* The offset of entry e of the parser's index, an opening bracket too. */
+static uint32_t entry_off(const jdoc_parser *p, const char *json, uint32_t e)
+{
+    return jdoc__is_open(p->tape[e]) ? jdoc__open_off(json, p->index, p->tape, e) : p->index[e];
 }
 
 /* ---- document streams ----
@@ -317,7 +332,7 @@ static jdoc_status index_more(jdoc_parser *p)
         t->chunk = chunk < CHUNK ? 2 * chunk : 0;
         if (chunk > end - t->to)
             chunk = end - t->to;
-        if (kernel_chunk(p, p->k, s, t->buf, t->to, &chunk, t->len))
+        if (kernel_chunk(p, p->k, s, t->buf, t->run, t->to, &chunk, t->len, end))
             return JDOC_ERR_NOMEM;
         t->to += chunk;
     }
@@ -327,7 +342,7 @@ static jdoc_status index_more(jdoc_parser *p)
         if (run_kernel(p, &jdoc__kernel_scalar, t->buf, t->run, t->len, &e))
             return JDOC_ERR_NOMEM;
         *s = e;
-        t->chunk = 4096;
+        t->chunk = 256;
         t->err = e.code;
         t->err_in_token = e.in_string || e.scalar;   /* the scalar kernel's state at the error */
         t->err_off = e.offset;
@@ -413,15 +428,19 @@ bool jdoc_stream_next(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
             return stream_damaged(p, t->err, t->err_off, t->err_msg, t->err_off, doc, st);
         }
         uint32_t s0 = t->next, end = s0;
-        size_t start = p->index[s0];
+        size_t start = entry_off(p, json, s0);   /* a failed bracket pass may have written over it */
         size_t eof = t->err != JDOC_OK ? t->err_off : t->len;
         jdoc_status r = jdoc__check_root(p, json, t->done ? eof : t->to, (uint32_t)start);
         bool more = false;
         char c = (char)p->tape[s0];
         if (r == JDOC_OK && (c == '[' || c == '{')) {
-            r = jdoc__match_container(p, p->k, eof, s0, n, s0, &end);
+            r = jdoc__match_container(p, p->k, json, eof, s0, n, s0, &end);
             /* ran out of brackets before the end: index more, then again */
             more = r == JDOC_ERR_SYNTAX && !t->done && p->err.offset == eof;
+            /* the pass wrote over the offsets of the brackets it opened, all
+             * before the one at fault: resync looks from after that one */
+            if (r != JDOC_OK && !more)
+                t->next = p->match_at + 1 < n ? p->match_at + 1 : n;
         } else if (s0 + 1 >= n && !t->done) {
             more = true;   /* a scalar or string may go on past the window */
         }
@@ -448,18 +467,16 @@ bool jdoc_stream_next(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
         /* a scalar or string root that the kernel error cuts short is damaged
          * by it; one that ended before the error (the kernel was outside any
          * string or token there) is whole */
-        if (t->err != JDOC_OK && t->err_in_token && end + 1 >= n && json[p->index[end]] != ']' &&
-            json[p->index[end]] != '}')
+        if (t->err != JDOC_OK && t->err_in_token && end + 1 >= n && p->tape[end] != ']' && p->tape[end] != '}')
             return stream_damaged(p, t->err, t->err_off, t->err_msg, start, doc, st);
         t->next = end + 1;
         t->count++;
         t->last = start;
         p->doc.parser = p;
         p->doc.json = json;
-        p->doc.len = (uint32_t)(t->next < n ? p->index[t->next] : eof);
+        p->doc.len = (uint32_t)(t->next < n ? entry_off(p, json, t->next) : eof);
         p->doc.n = end - s0 + 1;
         p->doc.index = p->index + s0;
-        p->doc.jump = p->jump + s0;
         p->doc.tape = p->tape + s0;
         p->err = (jdoc_error){ JDOC_OK, 0, "ok", "" };
         p->has_doc = true;

@@ -120,20 +120,26 @@ static inline __attribute__((always_inline)) uint64_t JDOC_FN(utf8_block)(JDOC_F
 
 /* Entries of one block: index[i] = pos + the position of the i-th set bit of
  * `bits`, tape[i] = the block's byte there. Writes up to 8 entries past the
- * count (the driver keeps 64 entries of room). A primitives header that has a
+ * count (the driver keeps 64 entries of room), and reads p[64] for them (the
+ * kernel passes the input's last block in a padded copy). A primitives header that has a
  * faster way (a byte compress) defines JDOC_HAVE_FLATTEN and its own
  * flatten_block(index, tape, bits, v, pos). */
+#ifndef JDOC_TAPE_STORE
+#define JDOC_TAPE_STORE(x) x
+#endif
 #ifndef JDOC_HAVE_FLATTEN
 static inline __attribute__((always_inline)) void JDOC_FN(flatten)(uint32_t *out, uint8_t *tape, uint64_t bits,
                                                                   const uint8_t *p, const vec *v, uint32_t pos)
 {
     (void)v;
+    if (!bits)
+        return;   /* inside a long string: nothing to write */
     int cnt = __builtin_popcountll(bits);
 #define JDOC_PUT(i)                                    \
     do {                                               \
         int tz = ctz_nz(bits);                         \
         out[i] = pos + (uint32_t)tz;                   \
-        tape[i] = p[tz & 63];                          \
+        JDOC_TAPE_STORE(tape[i] = p[tz]);              \
         bits &= bits - 1;                              \
     } while (0)
     JDOC_PUT(0); JDOC_PUT(1); JDOC_PUT(2); JDOC_PUT(3);
@@ -269,14 +275,15 @@ static inline __attribute__((always_inline)) int JDOC_FN(block)(JDOC_FN(carry) *
     return err;
 }
 
-static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
+/* The state at the start of a chunk, from what the previous chunk left in s. */
+static inline __attribute__((always_inline)) void JDOC_FN(start)(const jdoc_s1 *s, JDOC_FN(state) *t,
+                                                                JDOC_FN(carry) *c)
 {
-    JDOC_FN(state) t;
-    t.u8_tbl[0] = v_table(JDOC_FN(u8_prev_hi));
-    t.u8_tbl[1] = v_table(JDOC_FN(u8_prev_lo));
-    t.u8_tbl[2] = v_table(JDOC_FN(u8_cur_hi));
-    t.cls_tbl[0] = v_table(JDOC_FN(cls_lo));
-    t.cls_tbl[1] = v_table(JDOC_FN(cls_hi));
+    t->u8_tbl[0] = v_table(JDOC_FN(u8_prev_hi));
+    t->u8_tbl[1] = v_table(JDOC_FN(u8_prev_lo));
+    t->u8_tbl[2] = v_table(JDOC_FN(u8_cur_hi));
+    t->cls_tbl[0] = v_table(JDOC_FN(cls_lo));
+    t->cls_tbl[1] = v_table(JDOC_FN(cls_hi));
     {
         /* incomplete if the last byte >= C0, the one before >= E0, the one before that >= F0 */
         uint8_t m[VEC_BYTES];
@@ -284,21 +291,32 @@ static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool las
         m[VEC_BYTES - 3] = 0xEF;
         m[VEC_BYTES - 2] = 0xDF;
         m[VEC_BYTES - 1] = 0xBF;
-        t.u8_max = v_load(m);
+        t->u8_max = v_load(m);
     }
+    t->u8_err = v_splat(0);
+    t->u8_prev = v_load(s->prev + 64 - VEC_BYTES);
+    t->u8_inc = s->utf8_inc;
+    *c = (JDOC_FN(carry)){ s->escaped, s->in_string, s->scalar, 0, s->n, s->index, s->tape, s->check_utf8 };
+}
+
+static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
+{
     if (s->code != JDOC_OK)
         return;
-    t.u8_err = v_splat(0);
-    t.u8_prev = v_load(s->prev + 64 - VEC_BYTES);
-    t.u8_inc = s->utf8_inc;
-    JDOC_FN(carry) c = { s->escaped, s->in_string, s->scalar, 0, s->n, s->index, s->tape, s->check_utf8 };
-    const JDOC_FN(carry) c0 = c;
-    const JDOC_FN(state) t0 = t;
-    _Alignas(64) uint8_t tail[64];
+    JDOC_FN(state) t;
+    JDOC_FN(carry) c;
+    JDOC_FN(start)(s, &t, &c);
+    /* The input's last block, whole or not, goes through a padded copy, so
+     * that no read goes past the input; other blocks have a byte after them. */
+    _Alignas(64) uint8_t tail[128];
     size_t full = len & ~(size_t)63;
-    if (last && full < len) {
-        memset(tail, ' ', sizeof tail);
-        memcpy(tail, buf + full, len - full);
+    if (last) {
+        if (full == len && len)
+            full -= 64;
+        if (full < len) {
+            memset(tail, ' ', sizeof tail);
+            memcpy(tail, buf + full, len - full);
+        }
     }
     jdoc_status cls = JDOC_OK;
 
@@ -311,8 +329,7 @@ static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool las
     bool bad = c.ctrl || v_any(t.u8_err);
     if (JDOC_UNLIKELY(bad)) {
         /* again from the chunk's start, block by block, to say where */
-        c = c0;
-        t = t0;
+        JDOC_FN(start)(s, &t, &c);
         for (i = 0; i < len; i += 64) {
             int at = JDOC_FN(block)(&c, &t, i < full ? buf + i : tail, (uint32_t)(s->base + i), true, &cls);
             if (at < 64) {
@@ -348,8 +365,12 @@ static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool las
  * stays ' '), an opening one has bit 1 set ('[' 0x5B, '{' 0x7B against ']'
  * 0x5D, '}' 0x7D), and a closing one is its opener plus 2. The stack of open
  * containers is threaded through jump[], its top in a register.
+ *
+ * match_exact is the plain loop; match also matches a container with no
+ * container inside in one step when both its brackets are in the same
+ * 64-entry step, and leaves the error report to match_exact.
  */
-static int JDOC_FN(match)(const uint8_t *tape, uint32_t *jump, uint32_t from, uint32_t n, uint32_t rel,
+static int JDOC_FN(match_exact)(const uint8_t *tape, uint32_t *jump, uint32_t from, uint32_t n, uint32_t rel,
                          uint32_t max_depth, uint32_t *at)
 {
     const vec lower = v_splat(0x20);
@@ -393,6 +414,56 @@ static int JDOC_FN(match)(const uint8_t *tape, uint32_t *jump, uint32_t from, ui
     }
     *at = top;
     return JDOC_MATCH_UNCLOSED;
+}
+
+static int JDOC_FN(match)(const uint8_t *tape, uint32_t *jump, uint32_t from, uint32_t n, uint32_t rel,
+                         uint32_t max_depth, uint32_t *at)
+{
+    const vec lower = v_splat(0x20);
+    uint32_t top = UINT32_MAX, depth = 0;
+    for (uint32_t e = from; e < n; e += 64) {
+        vec v[NV];
+        for (int k = 0; k < NV; k++)
+            v[k] = v_or(v_load(tape + e + (uint32_t)k * VEC_BYTES), lower);
+        uint64_t m = blk_eq(v, '{') | blk_eq(v, '}');
+        if (n - e < 64)
+            m &= (1ull << (n - e)) - 1;
+        while (m) {
+            uint32_t i = e + (uint32_t)ctz_nz(m);
+            m &= m - 1;
+            uint8_t b = tape[i];
+            if (b & 2) {
+                /* a container with no container inside whose closing bracket
+                 * is in this step (coordinate pairs, short lists): matched
+                 * without the stack */
+                uint32_t j = e + (uint32_t)ctz_nz(m);
+                if (m && tape[j] == b + 2 && depth < max_depth) {
+                    m &= m - 1;
+                    jump[i] = j - rel;
+                    if (JDOC_UNLIKELY(depth == 0)) {
+                        *at = j;
+                        return JDOC_MATCH_OK;
+                    }
+                    continue;
+                }
+                if (JDOC_UNLIKELY(++depth > max_depth))
+                    return JDOC_FN(match_exact)(tape, jump, from, n, rel, max_depth, at);
+                jump[i] = top;
+                top = i;
+                continue;
+            }
+            if (JDOC_UNLIKELY(top == UINT32_MAX || tape[top] + 2 != b))
+                return JDOC_FN(match_exact)(tape, jump, from, n, rel, max_depth, at);
+            uint32_t up = jump[top];
+            jump[top] = i - rel;
+            top = up;
+            if (JDOC_UNLIKELY(--depth == 0)) {
+                *at = i;
+                return JDOC_MATCH_OK;
+            }
+        }
+    }
+    return JDOC_FN(match_exact)(tape, jump, from, n, rel, max_depth, at);
 }
 
 const jdoc_kernel JDOC_CAT(jdoc__kernel_, JDOC_ARCH) = { JDOC_KERNEL_ID, JDOC_KERNEL_NAME, JDOC_KERNEL_REQUIRES,

@@ -81,7 +81,7 @@ static jdoc_status first_of(const jdoc_doc *d, uint32_t o, frame *out)
     if (c != '{' && c != '[')
         return JDOC_ERR_NOT_FOUND;
     uint32_t i = o + 1;
-    if (i == d->jump[o])
+    if (i == jdoc__close(d, o))
         return JDOC_ERR_NOT_FOUND;
     if (c == '{') {
         if (J(d, i) != '"' || J(d, i + 1) != ':')
@@ -98,7 +98,7 @@ static jdoc_status first_of(const jdoc_doc *d, uint32_t o, frame *out)
 /* The frame after `cur` inside container `o`; NOT_FOUND after the last. */
 static jdoc_status next_of(const jdoc_doc *d, uint32_t o, frame *cur)
 {
-    uint32_t next = jdoc__skip(d, cur->entry), end = d->jump[o];
+    uint32_t next = jdoc__skip(d, cur->entry), end = jdoc__close(d, o);
     if (next == UINT32_MAX || next > end)
         return JDOC_ERR_SYNTAX;
     if (next == end)
@@ -245,8 +245,8 @@ size_t jdoc_cursor_where(const jdoc_cursor *c, char *buf, size_t cap)
             size_t kl;
             if (jdoc__string_at(c->d, f->key, &k, &kl) != JDOC_OK) {
                 /* an undecodable key: its raw text */
-                k = c->d->json + c->d->index[f->key] + 1;
-                kl = jdoc__string_end(c->d, f->key) - c->d->index[f->key] - 1;
+                k = c->d->json + jdoc__off(c->d, f->key) + 1;
+                kl = jdoc__string_end(c->d, f->key) - jdoc__off(c->d, f->key) - 1;
             }
             put(buf, cap, &len, k, kl, true);
         } else {

@@ -26,9 +26,9 @@ static uint32_t token_end(const jdoc_doc *d, uint32_t e)
     if (c == '"')
         return jdoc__string_end(d, e) + 1;
     if (c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == ':')
-        return d->index[e] + 1;
-    uint32_t end = d->index[e + 1];
-    while (end > d->index[e] && jdoc__is_ws((unsigned char)d->json[end - 1]))
+        return jdoc__off(d, e) + 1;
+    uint32_t end = jdoc__off(d, e + 1);
+    while (end > jdoc__off(d, e) && jdoc__is_ws((unsigned char)d->json[end - 1]))
         end--;
     return end;
 }
@@ -43,9 +43,9 @@ size_t jdoc_dump(jdoc_value v, char *buf, size_t cap)
     }
     const jdoc_doc *d = v.doc;
     char c = J(d, v.idx);
-    uint32_t last = (c == '{' || c == '[') ? d->jump[v.idx] : v.idx;
+    uint32_t last = (c == '{' || c == '[') ? jdoc__close(d, v.idx) : v.idx;
     for (uint32_t e = v.idx; e <= last; e++) {
-        uint32_t b = d->index[e];
+        uint32_t b = jdoc__off(d, e);
         put(buf, cap ? cap - 1 : 0, &len, d->json + b, token_end(d, e) - b);
     }
     if (cap)
@@ -68,8 +68,8 @@ static void put_step(const jdoc_doc *d, jdoc_syntax syntax, uint32_t k, uint64_t
     const char *s;
     size_t n;
     if (jdoc__string_at(d, k, &s, &n) != JDOC_OK) {
-        s = d->json + d->index[k] + 1;
-        n = jdoc__string_end(d, k) - d->index[k] - 1;
+        s = d->json + jdoc__off(d, k) + 1;
+        n = jdoc__string_end(d, k) - jdoc__off(d, k) - 1;
     }
     for (size_t i = 0; i < n; i++) {
         if (syntax == JDOC_SYNTAX_POINTER && (s[i] == '~' || s[i] == '/'))
@@ -97,11 +97,11 @@ size_t jdoc_path_of(jdoc_value v, jdoc_syntax syntax, char *buf, size_t cap)
     /* descend from the root, choosing the child whose span holds e */
     while (c != e) {
         char o = J(d, c);
-        if ((o != '{' && o != '[') || e > d->jump[c])
+        if ((o != '{' && o != '[') || e > jdoc__close(d, c))
             break;
         uint32_t i = c + 1, found = UINT32_MAX;
         uint64_t pos = 0;
-        while (i < d->jump[c]) {
+        while (i < jdoc__close(d, c)) {
             uint32_t val = o == '{' ? i + 2 : i, next = jdoc__skip(d, val);
             if (next == UINT32_MAX)
                 break;
@@ -162,7 +162,7 @@ jdoc_status jdoc_explain(jdoc_value from, const char *path, size_t len, jdoc_syn
         else
             msg = "not a container";
     }
-    size_t off = d->index[at];
+    size_t off = jdoc__off(d, at);
     if (st == JDOC_OK) {
         /* landed: check the scalar in full */
         char c = J(d, at);

@@ -45,7 +45,7 @@ static inline uint32_t jdoc__skip(const jdoc_doc *d, uint32_t v)
 {
     char c = jdoc__ch(d, v);
     if (c == '{' || c == '[')
-        return d->jump[v] + 1;
+        return jdoc__close(d, v) + 1;
     if (c == '}' || c == ']' || c == ',' || c == ':')
         return UINT32_MAX;
     return v + 1;
@@ -54,8 +54,8 @@ static inline uint32_t jdoc__skip(const jdoc_doc *d, uint32_t v)
 /* End (exclusive) of the raw body of the string whose opening quote is entry e. */
 static inline uint32_t jdoc__string_end(const jdoc_doc *d, uint32_t e)
 {
-    uint32_t q = d->index[e + 1];
-    while (q > d->index[e] + 1 && d->json[q - 1] != '"')
+    uint32_t q = jdoc__off(d, e + 1), b = d->index[e];   /* e is a string: its offset is in the index */
+    while (q > b + 1 && d->json[q - 1] != '"')
         q--;
     return q - 1;
 }

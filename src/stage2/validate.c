@@ -20,7 +20,7 @@ static jdoc_status fail(jdoc_parser *p, jdoc_status st, size_t off, const char *
 static jdoc_status scalar(const jdoc_doc *d, uint32_t e)
 {
     jdoc_parser *p = d->parser;
-    size_t b = d->index[e], n = d->len - b;
+    size_t b = jdoc__off(d, e), n = d->len - b;
     const char *s = d->json + b;
     static const char *const lit[3] = { "true", "false", "null" };
     for (int i = 0; i < 3; i++) {
@@ -60,8 +60,8 @@ jdoc_status jdoc_validate(const jdoc_doc *d)
     uint32_t depth = 0;
     int want = WANT_VALUE;
     for (uint32_t e = 0; e < d->n; e++) {
-        size_t off = d->index[e];
-        char c = d->json[off];
+        size_t off = jdoc__off(d, e);
+        char c = jdoc__ch(d, e);
         switch (c) {
         case '{':
         case '[':
@@ -110,7 +110,7 @@ jdoc_status jdoc_validate(const jdoc_doc *d)
             break;
         }
         if (want == WANT_NOTHING && e + 1 < d->n)
-            return fail(p, JDOC_ERR_SYNTAX, d->index[e + 1], "text after the root value");
+            return fail(p, JDOC_ERR_SYNTAX, jdoc__off(d, e + 1), "text after the root value");
     }
     p->err = (jdoc_error){ JDOC_OK, 0, "ok", "" };
     return JDOC_OK;

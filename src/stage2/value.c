@@ -22,8 +22,8 @@ jdoc_value jdoc_root(const jdoc_doc *d)
 
 #define valid jdoc__valid
 
-static inline const char *at(jdoc_value v) { return v.doc->json + v.doc->index[v.idx]; }
-static inline size_t avail(jdoc_value v) { return v.doc->len - v.doc->index[v.idx]; }
+static inline const char *at(jdoc_value v) { return v.doc->json + jdoc__off(v.doc, v.idx); }
+static inline size_t avail(jdoc_value v) { return v.doc->len - jdoc__off(v.doc, v.idx); }
 
 static bool is_delim(char c)
 {
@@ -145,7 +145,7 @@ jdoc_status jdoc__string_at(const jdoc_doc *d, uint32_t e, const char **s, size_
 {
     uint32_t b = d->index[e] + 1, end = jdoc__string_end(d, e);
     const char *raw = d->json + b;
-    if (!jdoc__has_backslash(raw, end - b)) {
+    if (!jdoc__str_escaped(d, e)) {   /* stage 1 marks strings with a backslash */
         *s = raw;
         *len = end - b;
         return JDOC_OK;
@@ -153,7 +153,7 @@ jdoc_status jdoc__string_at(const jdoc_doc *d, uint32_t e, const char **s, size_
     jdoc_parser *p = d->parser;
     if (!p->memo_ready) {
         if (jdoc__reserve(p, (void **)&p->memo, &p->memo_cap, d->n, sizeof *p->memo) ||
-            jdoc__reserve(p, (void **)&p->scratch, &p->scratch_cap, (size_t)(d->len - d->index[0]) + 1, 1))
+            jdoc__reserve(p, (void **)&p->scratch, &p->scratch_cap, (size_t)(d->len - jdoc__off(d, 0)) + 1, 1))
             return JDOC_ERR_NOMEM;
         memset(p->memo, 0, d->n * sizeof *p->memo);
         p->scratch_len = 0;
@@ -204,8 +204,8 @@ jdoc_status jdoc_iter_key_raw(const jdoc_iter *it, const char **key, size_t *len
         return JDOC_ERR_TYPE;
     if (it->key == UINT32_MAX)
         return JDOC_ERR_NOT_FOUND;
-    *key = it->doc->json + it->doc->index[it->key];
-    *len = jdoc__string_end(it->doc, it->key) + 1 - it->doc->index[it->key];
+    *key = it->doc->json + jdoc__off(it->doc, it->key);
+    *len = jdoc__string_end(it->doc, it->key) + 1 - jdoc__off(it->doc, it->key);
     return JDOC_OK;
 }
 
@@ -214,15 +214,15 @@ jdoc_status jdoc_get_raw(jdoc_value v, const char **s, size_t *len)
     if (!valid(v) || !s || !len)
         return JDOC_ERR_ARG;
     const jdoc_doc *d = v.doc;
-    uint32_t b = d->index[v.idx], e;
+    uint32_t b = jdoc__off(d, v.idx), e;
     char c = d->json[b];
     if (c == '{' || c == '[') {
-        e = d->index[d->jump[v.idx]] + 1;
+        e = jdoc__off(d, jdoc__close(d, v.idx)) + 1;
     } else if (c == '"') {
         e = jdoc__string_end(d, v.idx) + 1;
     } else {
         /* a scalar runs to the next entry, less the whitespace before it */
-        e = d->index[v.idx + 1];
+        e = jdoc__off(d, v.idx + 1);
         while (e > b && jdoc__is_ws((unsigned char)d->json[e - 1]))
             e--;
     }
@@ -231,4 +231,4 @@ jdoc_status jdoc_get_raw(jdoc_value v, const char **s, size_t *len)
     return JDOC_OK;
 }
 
-size_t jdoc_offset(jdoc_value v) { return valid(v) ? v.doc->index[v.idx] : 0; }
+size_t jdoc_offset(jdoc_value v) { return valid(v) ? jdoc__off(v.doc, v.idx) : 0; }

@@ -17,21 +17,22 @@
 #define J(d, e) jdoc__ch((d), (e))
 
 /* Does the raw key body raw[0..rawlen) decode to step s's key? Raw bytes
- * compare unless the document's key has a backslash. */
-static inline bool raw_key_eq(const char *raw, size_t rawlen, const jdoc_step *s)
+ * compare unless the document's key has a backslash (stage 1 marked it:
+ * `escaped`). */
+static inline bool raw_key_eq(const char *raw, size_t rawlen, bool escaped, const jdoc_step *s)
 {
-    if (rawlen == s->klen)
-        return jdoc__bytes_eq(raw, s->key, rawlen) && (s->plain || !jdoc__has_backslash(raw, rawlen));
-    /* an escaped key decodes to fewer bytes than it has */
-    if (rawlen > s->klen && (raw[0] == '\\' || (s->klen && raw[0] == s->key[0])) && jdoc__has_backslash(raw, rawlen))
+    if (JDOC_LIKELY(!escaped))
+        return rawlen == s->klen && jdoc__bytes_eq(raw, s->key, rawlen);
+    /* an escaped key decodes to at most as many bytes as it has */
+    if (rawlen >= s->klen)
         return jdoc__str_equals(raw, rawlen, s->key, s->klen) == 1;
     return false;
 }
 
 bool jdoc__key_eq(const jdoc_doc *d, uint32_t k, const jdoc_step *s)
 {
-    const char *raw = d->json + d->index[k] + 1;
-    return raw_key_eq(raw, jdoc__string_end(d, k) - (d->index[k] + 1), s);
+    uint32_t b = d->index[k] + 1;
+    return raw_key_eq(d->json + b, jdoc__string_end(d, k) - b, jdoc__str_escaped(d, k), s);
 }
 
 /* Member of object o whose key matches s: its value entry in *out. */
@@ -101,10 +102,10 @@ uint32_t jdoc__parent(const jdoc_doc *d, uint32_t e)
     uint32_t c = 0, parent = UINT32_MAX;
     while (c != e) {
         char o = J(d, c);
-        if ((o != '{' && o != '[') || e > d->jump[c])
+        if ((o != '{' && o != '[') || e > jdoc__close(d, c))
             return UINT32_MAX;
         uint32_t i = c + 1, found = UINT32_MAX;
-        while (i < d->jump[c]) {
+        while (i < jdoc__close(d, c)) {
             uint32_t v = o == '{' ? i + 2 : i;
             uint32_t next = jdoc__skip(d, v);
             if (next == UINT32_MAX)
@@ -237,11 +238,13 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
     }
     const char *json = d->json;
     const uint32_t *ix = d->index;
+    const uint8_t *tape = d->tape;
     uint32_t i = from.idx + 1;
-    if (json[ix[i]] == '}')
+    if (tape[i] == '}')
         return;
     for (;;) {
-        if (JDOC_UNLIKELY(json[ix[i]] != '"' || json[ix[i + 1]] != ':'))
+        /* a key ('"', or ' ' when it holds a backslash) and a ':' */
+        if (JDOC_UNLIKELY((tape[i] | 2) != '"' || tape[i + 1] != ':'))
             break;
         uint32_t v = i + 2, next = jdoc__skip(d, v);
         if (JDOC_UNLIKELY(next == UINT32_MAX))
@@ -257,7 +260,7 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
             if (rawlen == klen[k] ? r0 != k0[k] && klen[k] : rawlen < klen[k] || (r0 != k0[k] && r0 != '\\'))
                 continue;
             const jdoc_path *p = paths[k];
-            if (!raw_key_eq(raw, rawlen, &p->steps[0]))
+            if (!raw_key_eq(raw, rawlen, tape[i] == ' ', &p->steps[0]))
                 continue;
             pending &= ~(1ull << k);
             uint32_t at;
@@ -265,7 +268,7 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
             if (st[k] == JDOC_OK)
                 out[k] = jdoc__value(d, at);
         }
-        char c = json[ix[next]];
+        char c = (char)tape[next];
         if (!pending || c == '}')
             return;
         if (c != ',')
@@ -318,7 +321,7 @@ jdoc_status jdoc_iter_init(jdoc_value c, jdoc_iter *it)
     it->gen = c.gen;
     it->object = o == '{';
     it->pos = c.idx + 1;
-    it->end = c.doc->jump[c.idx];
+    it->end = jdoc__close(c.doc, c.idx);
     it->key = UINT32_MAX;
     return JDOC_OK;
 }
