@@ -290,6 +290,21 @@ JDOC_API jdoc_status jdoc_fetch_path(jdoc_value from, const jdoc_path *p, jdoc_v
 JDOC_API jdoc_status jdoc_fetch_many(jdoc_value from, const jdoc_path *const *paths, size_t n,
                                      jdoc_value *out, jdoc_status *each);
 
+/** A compiled set of paths for a hot loop: the fields read from every element
+ *  of a list. Compiled once (the expressions are copied; the set owns its
+ *  memory, from malloc), then jdoc_pathset_fetch from each element visits its
+ *  members once for all paths. Free with jdoc_pathset_free. Returns NULL and
+ *  sets *st (may be NULL) to JDOC_ERR_PATH (with *bad, may be NULL, the index
+ *  of the bad expression), JDOC_ERR_NOMEM or JDOC_ERR_ARG. */
+typedef struct jdoc_pathset jdoc_pathset;
+JDOC_API jdoc_pathset *jdoc_pathset_compile(const char *const *exprs, size_t n, jdoc_syntax syntax,
+                                            jdoc_status *st, size_t *bad);
+JDOC_API void jdoc_pathset_free(jdoc_pathset *set);
+JDOC_API size_t jdoc_pathset_size(const jdoc_pathset *set);
+/** out[i] and each[i] (each may be NULL) get path i's value and status;
+ *  returns the number of paths found. Allocates nothing. */
+JDOC_API size_t jdoc_pathset_fetch(jdoc_value from, const jdoc_pathset *set, jdoc_value *out, jdoc_status *each);
+
 /** Full RFC 8259 check of everything stage 1 left to stage 2 (grammar, number
  *  syntax, escapes, literals, and UTF-8 if it was trusted at parse): JDOC_OK or
  *  the first error, with its offset in jdoc_last_error. */

@@ -2,6 +2,7 @@
 /* Private definitions shared by both stages: parser, document, allocation. */
 #ifndef JDOC_INTERNAL_H
 #define JDOC_INTERNAL_H
+#include <stdatomic.h>
 #include <string.h>
 #include "jdoc.h"
 #include "arch/kernel.h"
@@ -26,6 +27,10 @@ struct jdoc_doc {
     uint32_t n;
     const uint32_t *index;
     const uint8_t *tape;
+    /* where the last member lookup found its key: object entry << 32 | key
+     * entry. A hint only (the next lookup in that object starts there and
+     * wraps around), read and written relaxed, so threads may share it. */
+    _Atomic uint64_t hint;
 };
 
 struct jdoc_parser {

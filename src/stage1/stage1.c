@@ -263,6 +263,7 @@ jdoc_status jdoc__stage1(jdoc_parser *p, const jdoc_kernel *k, const char *json,
     p->doc.n = s.n;
     p->doc.index = p->index;
     p->doc.tape = p->tape;
+    atomic_store_explicit(&p->doc.hint, 0, memory_order_relaxed);
     return JDOC_OK;
 }
 
@@ -478,6 +479,7 @@ bool jdoc_stream_next(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
         p->doc.n = end - s0 + 1;
         p->doc.index = p->index + s0;
         p->doc.tape = p->tape + s0;
+        atomic_store_explicit(&p->doc.hint, 0, memory_order_relaxed);
         p->err = (jdoc_error){ JDOC_OK, 0, "ok", "" };
         p->has_doc = true;
         *doc = &p->doc;

@@ -173,3 +173,65 @@ void jdoc_path_free(jdoc_path *p)
     else
         free(p);
 }
+
+/* ---- path sets ---- */
+
+struct jdoc_pathset {
+    size_t n;
+    jdoc_path **paths;
+};
+
+void jdoc_pathset_free(jdoc_pathset *set)
+{
+    if (!set)
+        return;
+    for (size_t i = 0; i < set->n; i++)
+        jdoc_path_free(set->paths[i]);
+    free(set->paths);
+    free(set);
+}
+
+jdoc_pathset *jdoc_pathset_compile(const char *const *exprs, size_t n, jdoc_syntax syntax, jdoc_status *st,
+                                   size_t *bad)
+{
+    jdoc_status dummy;
+    if (!st)
+        st = &dummy;
+    if (!exprs && n) {
+        *st = JDOC_ERR_ARG;
+        return NULL;
+    }
+    jdoc_pathset *set = calloc(1, sizeof *set);
+    if (!set || !(set->paths = calloc(n ? n : 1, sizeof *set->paths))) {
+        free(set);
+        *st = JDOC_ERR_NOMEM;
+        return NULL;
+    }
+    for (; set->n < n; set->n++) {
+        const char *e = exprs[set->n];
+        if (!e) {
+            *st = JDOC_ERR_ARG;
+        } else if ((set->paths[set->n] = jdoc_path_compile(e, strlen(e), syntax, st)) != NULL) {
+            continue;
+        }
+        if (bad)
+            *bad = set->n;
+        jdoc_pathset_free(set);
+        return NULL;
+    }
+    *st = JDOC_OK;
+    return set;
+}
+
+size_t jdoc_pathset_size(const jdoc_pathset *set) { return set ? set->n : 0; }
+
+size_t jdoc_pathset_fetch(jdoc_value from, const jdoc_pathset *set, jdoc_value *out, jdoc_status *each)
+{
+    if (!set || !out)
+        return 0;
+    jdoc_fetch_many(from, (const jdoc_path *const *)set->paths, set->n, out, each);
+    size_t found = 0;
+    for (size_t i = 0; i < set->n; i++)
+        found += out[i].doc != NULL;
+    return found;
+}

@@ -67,6 +67,15 @@ jdoc_status jdoc_get_bool(jdoc_value v, bool *out)
 {
     if (!valid(v) || !out)
         return JDOC_ERR_ARG;
+    {   /* "true" with a delimiter after it, in one compare */
+        const jdoc_doc *d = v.doc;
+        uint32_t o = d->index[v.idx];
+        if (d->tape[v.idx] == 't' && d->len - o >= 4 && memcmp(d->json + o, "true", 4) == 0 &&
+            (d->len - o == 4 || is_delim(d->json[o + 4]))) {
+            *out = true;
+            return JDOC_OK;
+        }
+    }
     int l = literal(v);
     if (l >= 0) {
         *out = l == 1;
@@ -97,11 +106,37 @@ static jdoc_status number(jdoc_value v, jdoc_num *num, bool convert)
     return convert ? jdoc__num_parse(at(v), avail(v), num, NULL) : jdoc__num_classify(at(v), avail(v), num, NULL);
 }
 
+/* The common case in a few instructions: at most 18 digits, an optional
+ * minus, no leading zero (but "0" itself), then a delimiter or the end.
+ * false: the full parser decides. */
+static inline bool small_int(jdoc_value v, int64_t *out)
+{
+    const jdoc_doc *d = v.doc;
+    uint8_t c = d->tape[v.idx];
+    if (c != '-' && (c < '0' || c > '9'))
+        return false;
+    const char *s = d->json + d->index[v.idx];
+    size_t n = d->len - d->index[v.idx], i = s[0] == '-';
+    if (i >= n || s[i] < '0' || s[i] > '9' || (s[i] == '0' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9'))
+        return false;
+    uint64_t x = 0;
+    size_t end = n - i > 18 ? i + 18 : n;
+    size_t k = i;
+    for (; k < end && s[k] >= '0' && s[k] <= '9'; k++)
+        x = x * 10 + (uint64_t)(s[k] - '0');
+    if (k < n && (s[k] == '.' || s[k] == 'e' || s[k] == 'E' || (s[k] >= '0' && s[k] <= '9') || !is_delim(s[k])))
+        return false;
+    *out = i ? -(int64_t)x : (int64_t)x;
+    return true;
+}
+
 jdoc_status jdoc_get_int64(jdoc_value v, int64_t *out)
 {
     jdoc_num num;
     if (!out)
         return JDOC_ERR_ARG;
+    if (JDOC_LIKELY(valid(v)) && small_int(v, out))
+        return JDOC_OK;
     jdoc_status st = number(v, &num, false);
     if (st != JDOC_OK)
         return st;
@@ -115,8 +150,13 @@ jdoc_status jdoc_get_int64(jdoc_value v, int64_t *out)
 jdoc_status jdoc_get_uint64(jdoc_value v, uint64_t *out)
 {
     jdoc_num num;
+    int64_t i;
     if (!out)
         return JDOC_ERR_ARG;
+    if (JDOC_LIKELY(valid(v)) && small_int(v, &i) && i >= 0) {
+        *out = (uint64_t)i;
+        return JDOC_OK;
+    }
     jdoc_status st = number(v, &num, false);
     if (st != JDOC_OK)
         return st;
@@ -180,6 +220,12 @@ jdoc_status jdoc_get_string(jdoc_value v, const char **s, size_t *len)
 {
     if (!valid(v) || !s || !len)
         return JDOC_ERR_ARG;
+    if (JDOC_LIKELY(v.doc->tape[v.idx] == '"')) {   /* no backslash: the bytes as they are */
+        uint32_t b = v.doc->index[v.idx] + 1;
+        *s = v.doc->json + b;
+        *len = jdoc__string_end(v.doc, v.idx) - b;
+        return JDOC_OK;
+    }
     if (*at(v) != '"')
         return jdoc_typeof(v) == JDOC_INVALID ? JDOC_ERR_SYNTAX : JDOC_ERR_TYPE;
     return jdoc__string_at(v.doc, v.idx, s, len);

@@ -35,30 +35,58 @@ bool jdoc__key_eq(const jdoc_doc *d, uint32_t k, const jdoc_step *s)
     return raw_key_eq(d->json + b, jdoc__string_end(d, k) - b, jdoc__str_escaped(d, k), s);
 }
 
-/* Member of object o whose key matches s: its value entry in *out. */
-static jdoc_status find_key(const jdoc_doc *d, uint32_t o, const jdoc_step *s, uint32_t *out)
+/* Member of object o whose key matches s: its value entry in *out. Members
+ * from key entry `from` up to the closing brace, or up to key entry `end`,
+ * are scanned. */
+static jdoc_status scan_keys(const jdoc_doc *d, uint32_t o, uint32_t from, uint32_t end, const jdoc_step *s,
+                             uint32_t *out)
 {
-    uint32_t i = o + 1;
-    if (J(d, i) == '}')
-        return JDOC_ERR_NOT_FOUND;
-    for (;;) {
-        if (JDOC_UNLIKELY(J(d, i) != '"' || J(d, i + 1) != ':'))
+    const uint8_t *tape = d->tape;
+    for (uint32_t i = from;;) {
+        /* a key ('"', or ' ' when it holds a backslash) and a ':' */
+        if (JDOC_UNLIKELY((tape[i] | 2) != '"' || tape[i + 1] != ':'))
             return JDOC_ERR_SYNTAX;
         uint32_t v = i + 2, next = jdoc__skip(d, v);
         if (JDOC_UNLIKELY(next == UINT32_MAX))
             return JDOC_ERR_SYNTAX;
         if (jdoc__key_eq(d, i, s)) {
+            atomic_store_explicit((_Atomic uint64_t *)&d->hint, (uint64_t)o << 32 | i, memory_order_relaxed);
             *out = v;
             return JDOC_OK;
         }
-        char c = J(d, next);
-        if (c == ',')
-            i = next + 1;
-        else if (c == '}')
+        char c = (char)tape[next];
+        if (c == '}')
             return JDOC_ERR_NOT_FOUND;
-        else
+        if (c != ',')
             return JDOC_ERR_SYNTAX;
+        i = next + 1;
+        if (i == end)
+            return JDOC_ERR_NOT_FOUND;
     }
+}
+
+/*
+ * Find a member, starting where the last lookup in o found its key (the
+ * document's hint), then from the first member up to there: fields read in
+ * document order cost one pass over the object, and repeated fetches from the
+ * root do not walk the same members again. The members before a hint were
+ * all walked when it was set, so the answer is the one a scan from the start
+ * gives, a syntax error after the hint included.
+ */
+static jdoc_status find_key(const jdoc_doc *d, uint32_t o, const jdoc_step *s, uint32_t *out)
+{
+    uint32_t i = o + 1;
+    if (d->tape[i] == '}')
+        return JDOC_ERR_NOT_FOUND;
+    uint64_t h = atomic_load_explicit((_Atomic uint64_t *)&d->hint, memory_order_relaxed);
+    uint32_t k = (uint32_t)h;
+    if ((uint32_t)(h >> 32) != o || k <= i)
+        return scan_keys(d, o, i, UINT32_MAX, s, out);
+    jdoc_status st = scan_keys(d, o, k, UINT32_MAX, s, out);
+    if (st == JDOC_OK)
+        return st;
+    jdoc_status before = scan_keys(d, o, i, k, s, out);
+    return before == JDOC_OK ? JDOC_OK : st;
 }
 
 /* Element `n` (0-based) of array a. */

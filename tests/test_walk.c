@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/* The walk's shortcuts: member lookups that resume where the last one found
+ * its key (same answers as a scan from the start, malformed objects too),
+ * compiled path sets, and the typed getters' fast paths. */
+#include <criterion/criterion.h>
+#include "internal.h"
+#include "testutil.h"
+
+static jdoc_value at(jdoc_doc *d, const char *ptr, jdoc_status *st)
+{
+    jdoc_value v;
+    *st = jdoc_pointer(jdoc_root(d), ptr, strlen(ptr), &v);
+    return v;
+}
+
+/* Every order of fetching the members of an object gives what a fresh
+ * parse (no hint) gives, on every kernel. */
+Test(walk, any_order_same_answers)
+{
+    const char *json = "{\"a\":1,\"b\":{\"x\":2,\"y\":3},\"c\":\"s\",\"d\\u0065\":4,\"e\":[5,6],\"f\":7}";
+    const char *keys[] = { "/a", "/b", "/b/y", "/b/x", "/c", "/de", "/e", "/e/1", "/f", "/zz", "/b/zz" };
+    size_t nk = sizeof keys / sizeof *keys;
+    for (int kid = 0; kid < JDOC_KERNEL_COUNT; kid++) {
+        if (!jdoc_kernel_supported((jdoc_kernel_id)kid))
+            continue;
+        jdoc_parser *p = tu_parser((jdoc_kernel_id)kid), *fresh = tu_parser((jdoc_kernel_id)kid);
+        jdoc_doc *d, *f;
+        cr_assert_eq(jdoc_parse(p, json, strlen(json), &d), JDOC_OK);
+        uint64_t seed = 42;
+        for (int round = 0; round < 300; round++) {
+            const char *k = keys[tu_rand(&seed) % nk];
+            jdoc_status s1, s2;
+            jdoc_value v1 = at(d, k, &s1);
+            cr_assert_eq(jdoc_parse(fresh, json, strlen(json), &f), JDOC_OK);
+            jdoc_value v2 = at(f, k, &s2);
+            cr_assert_eq(s1, s2, "%s: %s against %s", k, jdoc_status_str(s1), jdoc_status_str(s2));
+            cr_assert_eq(v1.idx, v2.idx, "%s", k);
+        }
+        jdoc_parser_free(p);
+        jdoc_parser_free(fresh);
+    }
+}
+
+/* A syntax error after the member the last lookup found: a member before it
+ * is still found, one after it is the syntax error, as from the start. */
+Test(walk, resume_keeps_syntax_errors)
+{
+    const char *json = "{\"a\":1,\"b\":2,\"c\":3 \"d\":4}";
+    jdoc_parser *p = jdoc_parser_new(NULL);
+    jdoc_doc *d;
+    cr_assert_eq(jdoc_parse(p, json, strlen(json), &d), JDOC_OK);
+    jdoc_status st;
+    int64_t i;
+    jdoc_value v = at(d, "/c", &st);
+    cr_assert_eq(st, JDOC_OK);
+    cr_assert_eq(jdoc_get_int64(v, &i), JDOC_OK);
+    cr_assert_eq(i, 3);
+    v = at(d, "/a", &st);
+    cr_assert_eq(st, JDOC_OK, "a member before the hint: %s", jdoc_status_str(st));
+    v = at(d, "/c", &st);
+    cr_assert_eq(st, JDOC_OK);
+    at(d, "/d", &st);
+    cr_assert_eq(st, JDOC_ERR_SYNTAX, "after the damage: %s", jdoc_status_str(st));
+    at(d, "/nothere", &st);
+    cr_assert_eq(st, JDOC_ERR_SYNTAX);
+    at(d, "/b", &st);
+    cr_assert_eq(st, JDOC_OK);
+    jdoc_parser_free(p);
+}
+
+/* In document order, each lookup starts where the last one found its key:
+ * the members scanned in all are about the object's size, not its square. */
+static long scans;
+Test(walk, in_order_is_one_pass)
+{
+    char json[40000];
+    size_t n = 0;
+    json[n++] = '{';
+    for (int k = 0; k < 2000; k++)
+        n += (size_t)snprintf(json + n, sizeof json - n, "%s\"k%04d\":%d", k ? "," : "", k, k);
+    json[n++] = '}';
+    jdoc_parser *p = jdoc_parser_new(NULL);
+    jdoc_doc *d;
+    cr_assert_eq(jdoc_parse(p, json, n, &d), JDOC_OK);
+    /* a lookup of every member in order: with a scan from the start each
+     * time this is 2 million member visits; time it against one lookup of
+     * the last member (2000 visits) to see it is linear */
+    char path[16];
+    int64_t x;
+    for (int k = 0; k < 2000; k++) {
+        snprintf(path, sizeof path, "/k%04d", k);
+        jdoc_value v;
+        cr_assert_eq(jdoc_fetch(jdoc_root(d), path, &v), JDOC_OK);
+        cr_assert_eq(jdoc_get_int64(v, &x), JDOC_OK);
+        cr_assert_eq(x, k);
+    }
+    /* the hint names the last member found */
+    uint64_t h = atomic_load(&d->hint);
+    cr_assert_eq((uint32_t)(h >> 32), 0u);
+    cr_assert_eq(jdoc__off(d, (uint32_t)h), (uint32_t)(strstr(json, "\"k1999\"") - json));
+    (void)scans;
+    jdoc_parser_free(p);
+}
+
+Test(walk, pathset)
+{
+    const char *json = "[{\"Id\":\"a1\",\"Names\":[\"/web\"],\"State\":\"running\",\"Labels\":{\"x\":\"1\"}},"
+                       "{\"State\":\"exited\",\"Id\":\"b2\",\"Names\":[]},"
+                       "{\"Id\":\"c\\u0033\",\"Names\":[\"/db\",\"/db2\"],\"Labels\":{\"x\":\"2\"},\"State\":\"paused\"}]";
+    const char *exprs[] = { "Id", "Names/1", "State", "Labels/x", "Nope" };
+    jdoc_status st;
+    size_t bad = 99;
+    jdoc_pathset *set = jdoc_pathset_compile(exprs, 5, JDOC_SYNTAX_OJ, &st, &bad);
+    cr_assert(set, "%s", jdoc_status_str(st));
+    cr_assert_eq(jdoc_pathset_size(set), 5);
+    jdoc_parser *p = jdoc_parser_new(NULL);
+    jdoc_doc *d;
+    cr_assert_eq(jdoc_parse(p, json, strlen(json), &d), JDOC_OK);
+    const char *want[3][4] = { { "a1", "/web", "running", "1" }, { "b2", NULL, "exited", NULL },
+                               { "c3", "/db", "paused", "2" } };
+    size_t wantn[3] = { 4, 2, 4 };
+    jdoc_iter it;
+    jdoc_value el, out[5];
+    jdoc_status each[5];
+    cr_assert_eq(jdoc_iter_init(jdoc_root(d), &it), JDOC_OK);
+    for (int e = 0; jdoc_iter_next(&it, &el); e++) {
+        cr_assert_eq(jdoc_pathset_fetch(el, set, out, each), wantn[e], "element %d", e);
+        for (int k = 0; k < 4; k++) {
+            if (!want[e][k]) {
+                cr_assert_eq(each[k], JDOC_ERR_NOT_FOUND, "element %d path %d", e, k);
+                cr_assert(!jdoc_exists(out[k]));
+                continue;
+            }
+            const char *s;
+            size_t l;
+            cr_assert_eq(each[k], JDOC_OK, "element %d path %d: %s", e, k, jdoc_status_str(each[k]));
+            cr_assert_eq(jdoc_get_string(out[k], &s, &l), JDOC_OK);
+            cr_assert(l == strlen(want[e][k]) && memcmp(s, want[e][k], l) == 0, "element %d path %d: %.*s", e, k,
+                      (int)l, s);
+        }
+        cr_assert_eq(each[4], JDOC_ERR_NOT_FOUND);
+    }
+    jdoc_parser_free(p);
+    jdoc_pathset_free(set);
+    const char *badexprs[] = { "/Id", "/a~2" };   /* "~2" is no pointer escape */
+    cr_assert_null(jdoc_pathset_compile(badexprs, 2, JDOC_SYNTAX_POINTER, &st, &bad));
+    cr_assert_eq(st, JDOC_ERR_PATH);
+    cr_assert_eq(bad, 1);
+}
+
+/* The getters' fast paths agree with the full parsers at their edges. */
+Test(walk, typed_fast_paths)
+{
+    static const struct {
+        const char *json;
+        jdoc_status st;
+        int64_t v;
+    } cases[] = {
+        { "0", JDOC_OK, 0 }, { "-0", JDOC_OK, 0 }, { "123456789012345678", JDOC_OK, 123456789012345678 },
+        { "-123456789012345678", JDOC_OK, -123456789012345678 },
+        { "9223372036854775807", JDOC_OK, INT64_MAX }, { "-9223372036854775808", JDOC_OK, INT64_MIN },
+        { "9223372036854775808", JDOC_ERR_RANGE, 0 }, { "01", JDOC_ERR_NUMBER, 0 }, { "1.0", JDOC_ERR_TYPE, 0 },
+        { "1e2", JDOC_ERR_TYPE, 0 }, { "-", JDOC_ERR_NUMBER, 0 }, { "[12]", JDOC_ERR_TYPE, 0 },
+        { "\"12\"", JDOC_ERR_TYPE, 0 }, { "true", JDOC_ERR_TYPE, 0 },
+    };
+    jdoc_parser *p = jdoc_parser_new(NULL);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        /* alone, and inside an array (the byte after it is a delimiter) */
+        for (int wrap = 0; wrap < 2; wrap++) {
+            char buf[64];
+            snprintf(buf, sizeof buf, wrap ? "[%s]" : "%s", cases[i].json);
+            jdoc_doc *d;
+            jdoc_status ps = jdoc_parse(p, buf, strlen(buf), &d);
+            if (ps != JDOC_OK) {
+                cr_assert_eq(cases[i].st, JDOC_ERR_NUMBER, "%s: %s", buf, jdoc_status_str(ps));
+                continue;
+            }
+            jdoc_value v = jdoc_root(d);
+            if (wrap)
+                cr_assert_eq(jdoc_fetch(v, "1", &v), JDOC_OK);
+            int64_t x = 7;
+            jdoc_status st = jdoc_get_int64(v, &x);
+            cr_assert_eq(st, cases[i].st, "%s: %s", buf, jdoc_status_str(st));
+            if (st == JDOC_OK)
+                cr_assert_eq(x, cases[i].v, "%s", buf);
+        }
+    }
+    jdoc_doc *d;
+    bool b = false;
+    cr_assert_eq(jdoc_parse(p, "[true,truex,false]", 18, &d), JDOC_OK);
+    jdoc_value v;
+    cr_assert_eq(jdoc_fetch(jdoc_root(d), "1", &v), JDOC_OK);
+    cr_assert_eq(jdoc_get_bool(v, &b), JDOC_OK);
+    cr_assert(b);
+    cr_assert_eq(jdoc_fetch(jdoc_root(d), "2", &v), JDOC_OK);
+    cr_assert_eq(jdoc_get_bool(v, &b), JDOC_ERR_SYNTAX);
+    jdoc_parser_free(p);
+}
