@@ -34,26 +34,23 @@ typedef struct bench_case bench_case;
 typedef uint64_t (*bench_fn)(bench_case *c);
 
 struct bench_case {
-    const char *label; /* table header, <= 10 characters */
-    const char *impl;  /* TSV impl */
+    const char *label, *impl; /* table header (<= 10 characters), TSV impl */
     int fam;
     bench_fn fn;
     /* the workload's state */
     jdoc_parser *p;
     peer_simdjson *peer;
-    int op, shape;
+    int op, shape, failed;
     const void *in;
     void *ud;
     bench_rec rec;
-    int failed;
-    int64_t err; /* simdjson's error, negative */
-    size_t count;
+    int64_t err;  /* simdjson's error, negative */
+    size_t count; /* elements or documents read */
     /* the runner's */
     bool skip;
-    const char *why; /* table text of a skipped case: "n/a", "err" */
-    double med, q1, q3, min, max; /* ns per call */
+    const char *why;                   /* table text of a skipped case: "n/a", "err" */
+    double med, q1, q3, min, max, est; /* ns per call */
     uint64_t iters;
-    double est;
 };
 
 /* The best cases of one measurement (index, -1 if none) and their times. */
@@ -98,13 +95,16 @@ void bench_print_impls(void);
  * higher: the goal is measured >= target (else <=). */
 void bench_goal(const char *name, const char *what, double measured, double target, bool higher, const char *detail);
 void bench_goals_print(void);
+typedef struct bench_geo bench_geo;
+/** bench_goal of a geomean, its worst file as the detail (nothing when g is empty). */
+void bench_goal_geo(const char *name, const char *what, const bench_geo *g, double target, bool higher);
 
 /* Running geometric mean with its worst element. */
-typedef struct bench_geo {
+struct bench_geo {
     double log_sum, worst;
     int n;
     char worst_at[128];
-} bench_geo;
+};
 /** Add x; worst = the largest (higher = false) or smallest (higher = true). */
 void bench_geo_add(bench_geo *g, double x, bool higher, const char *where);
 double bench_geo_mean(const bench_geo *g);

@@ -237,11 +237,8 @@ static int fetch_dir(const char *wl, const char *sub, const bench_unit *u, const
         plist_free(&pl);
     }
     bench_list_free(lists, n);
-    if (rc == 0 && g.n) {
-        char d[256];
-        snprintf(d, sizeof d, "geomean of %d documents; worst %.3f on %s", g.n, g.worst, g.worst_at);
-        bench_goal(wl, goal, bench_geo_mean(&g), target, true, d);
-    }
+    if (rc == 0)
+        bench_goal_geo(wl, goal, &g, target, true);
     if (tsv)
         fclose(tsv);
     if (peer)

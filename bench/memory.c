@@ -128,7 +128,8 @@ int bench_memory(void)
     char d[256];
     snprintf(d, sizeof d, "largest of %d files: %s", t.files, t.excess_at);
     bench_goal("peak heap", "(peak heap - 64 KiB) / input bytes, every file", t.worst_excess, 2, false, d);
-    snprintf(d, sizeof d, "largest of %d files: %s", t.files, t.allocs_at);
+    snprintf(d, sizeof d, t.worst_allocs > 0 ? "largest of %d files: %s" : "%d files: none allocates", t.files,
+             t.allocs_at);
     bench_goal("allocs", "allocations per parse after warm-up", t.worst_allocs, 0, false, d);
     return 0;
 }

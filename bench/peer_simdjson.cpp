@@ -279,12 +279,12 @@ int64_t peer_simdjson_run(peer_simdjson *p, int op, int shape, bench_rec *r)
         ondemand::json_type t;
         if ((err = p->od.iterate(p->input).get(doc)) || (err = doc.type().get(t)))
             break;
-        return (int64_t)t;
+        return t == ondemand::json_type::array ? '[' : t == ondemand::json_type::object ? '{' : 's';
     }
     case PEER_DOM:
         if ((err = p->dom.parse(p->input).get(root)))
             break;
-        return (int64_t)(unsigned char)root.type();
+        return root.is_array() ? '[' : root.is_object() ? '{' : 's';
     case PEER_OD_PTR:
     case PEER_OD_NAV:
         if ((err = p->od.iterate(p->input).get(doc)))

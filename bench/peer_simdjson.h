@@ -20,8 +20,8 @@ typedef struct peer_simdjson peer_simdjson;
 
 /* What peer_simdjson_run does; one parse (iterate or DOM) per call, parsers reused. */
 enum peer_op {
-    PEER_ITERATE,    /* On Demand iterate() + doc.type(): its stage 1 (index + UTF-8) */
-    PEER_DOM,        /* dom::parser::parse: stage 1 + tape */
+    PEER_ITERATE,    /* On Demand iterate() + doc.type(): its stage 1 (index + UTF-8); root '[' '{' or 's' */
+    PEER_DOM,        /* dom::parser::parse: stage 1 + tape; the same root kind */
     PEER_OD_PTR,     /* iterate + doc.at_pointer per path (3.0.1 rewinds to the root) */
     PEER_OD_NAV,     /* iterate + rewind + find_field_unordered / array walk per pointer step */
     PEER_DOM_PTR,    /* DOM parse + root.at_pointer per path */

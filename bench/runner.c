@@ -37,9 +37,7 @@ static const struct workload {
 };
 #define NW (int)(sizeof workloads / sizeof workloads[0])
 
-/* ------------------------------------------------------------------------ */
-/* Recorder                                                                 */
-/* ------------------------------------------------------------------------ */
+/* ---- Recorder ---- */
 
 void bench_rec_put(bench_rec *r, int kind, const void *data, size_t n)
 {
@@ -121,9 +119,7 @@ static int rec_diff(const bench_rec *a, const bench_rec *b, size_t *item, char *
     return -1;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Runner                                                                   */
-/* ------------------------------------------------------------------------ */
+/* ---- Runner ---- */
 
 static uint64_t clock_ns(clockid_t id)
 {
@@ -264,9 +260,7 @@ bench_best bench_best_of(const bench_case *c, int n)
     return b;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Reports                                                                  */
-/* ------------------------------------------------------------------------ */
+/* ---- Reports ---- */
 
 double bench_value(const bench_unit *u, double ns)
 {
@@ -351,6 +345,13 @@ static struct goal {
 } goals[24];
 static int ngoals;
 
+static void goal_line(const char *prefix, const struct goal *g)
+{
+    bool met = g->higher ? g->measured >= g->target : g->measured <= g->target;
+    printf("%s%-10s %-44s %8.3f  goal %s %-5g %-7s %s\n", prefix, g->name, g->what, g->measured,
+           g->higher ? ">=" : "<=", g->target, met ? "MET" : "NOT MET", g->detail);
+}
+
 void bench_goal(const char *name, const char *what, double measured, double target, bool higher, const char *detail)
 {
     struct goal *g = &goals[ngoals < 23 ? ngoals++ : 23];
@@ -358,20 +359,22 @@ void bench_goal(const char *name, const char *what, double measured, double targ
     snprintf(g->what, sizeof g->what, "%s", what);
     snprintf(g->detail, sizeof g->detail, "%s", detail ? detail : "");
     g->measured = measured, g->target = target, g->higher = higher;
-    bool met = higher ? measured >= target : measured <= target;
-    printf("goal %-10s %-44s %8.3f (goal %s %g): %-7s %s\n", name, what, measured, higher ? ">=" : "<=", target,
-           met ? "MET" : "NOT MET", g->detail);
+    goal_line("goal ", g);
+}
+
+void bench_goal_geo(const char *name, const char *what, const bench_geo *g, double target, bool higher)
+{
+    char d[256];
+    snprintf(d, sizeof d, "geomean of %d files; worst %.3f on %s", g->n, g->worst, g->worst_at);
+    if (g->n)
+        bench_goal(name, what, bench_geo_mean(g), target, higher, d);
 }
 
 void bench_goals_print(void)
 {
     printf("\n== goals (measured in this run; ratios of times in the same run)\n");
-    for (int i = 0; i < ngoals; i++) {
-        struct goal *g = &goals[i];
-        bool met = g->higher ? g->measured >= g->target : g->measured <= g->target;
-        printf("%-10s %-44s %8.3f  %s %-5g %-7s %s\n", g->name, g->what, g->measured, g->higher ? ">=" : "<=",
-               g->target, met ? "MET" : "NOT MET", g->detail);
-    }
+    for (int i = 0; i < ngoals; i++)
+        goal_line("", &goals[i]);
     if (!ngoals)
         printf("(none measured: workloads not run, or simdjson n/a)\n");
 }
@@ -386,9 +389,7 @@ void bench_geo_add(bench_geo *g, double x, bool higher, const char *where)
 }
 double bench_geo_mean(const bench_geo *g) { return g->n ? exp(g->log_sum / g->n) : 0; }
 
-/* ------------------------------------------------------------------------ */
-/* Files                                                                    */
-/* ------------------------------------------------------------------------ */
+/* ---- Files ---- */
 
 int bench_load(const char *path, bench_file *f)
 {
@@ -476,9 +477,7 @@ int bench_load_data(const char *name, bench_file *f)
     return bench_load(path, f);
 }
 
-/* ------------------------------------------------------------------------ */
-/* Counting allocator (a size header per block; 16 bytes keep the alignment) */
-/* ------------------------------------------------------------------------ */
+/* ---- Counting allocator (a size header per block; 16 bytes keep the alignment) ---- */
 
 static void *count_realloc(void *ud, void *p, size_t n)
 {
@@ -523,9 +522,7 @@ double bench_allocs_per_call(bench_alloc *a, bench_case *c, int calls)
     return (double)(a->allocs - before) / calls;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Command line and environment                                             */
-/* ------------------------------------------------------------------------ */
+/* ---- Command line and environment ---- */
 
 static void usage(FILE *out)
 {
