@@ -281,6 +281,8 @@ int bench_stage1(void)
     head(&s);
     static const char *const gname[3] = { "GEOMEAN standard", "GEOMEAN docker", "GEOMEAN both" };
     for (int g = 0; g < 3; g++) {
+        if (!s.gbps[g][s.best].n)
+            continue;
         printf("%-30s %9s", gname[g], "");
         for (int k = 0; k < s.n; k++)
             printf(" %10.3f", bench_geo_mean(&s.gbps[g][k]));
