@@ -124,6 +124,13 @@ void bench_list_free(char **paths, int n);
 /** Generated Docker data <data>/<name> (make bench-data writes it); -1 with a message when missing. */
 int bench_load_data(const char *name, bench_file *f);
 
+/* The simdjson peer: implementation `impl` (NULL: the default), or NULL with the reason printed
+ * ("simdjson WHAT: skipped: ..."); free (NULL allowed); the case function of every peer case:
+ * peer_simdjson_run(c->peer, c->op, c->shape) into c->rec, its result into c->count. */
+peer_simdjson *bench_peer(const char *impl, const char *what);
+void bench_peer_free(peer_simdjson *p);
+uint64_t bench_peer_fn(bench_case *c);
+
 /* Counting allocator: every call of a parser through it is counted. */
 typedef struct bench_alloc {
     uint64_t allocs;

@@ -99,15 +99,7 @@ static uint64_t run_jdoc(bench_case *c)
             st[i] = jdoc_fetch_path(root, pl->compiled[i], &v[i]);
         read_typed(st[i], v[i], pl->types[i], &c->rec);
     }
-    return c->rec.sum;
-}
-
-static uint64_t run_peer(bench_case *c)
-{
-    c->rec.sum = 0;
-    int64_t rc = peer_simdjson_run(c->peer, c->op, 0, &c->rec);
-    if (rc < 0)
-        c->failed = 1, c->err = rc;
+    c->count = (size_t)pl->n; /* as the peer's result */
     return c->rec.sum;
 }
 
@@ -152,9 +144,9 @@ static int one_doc(const char *wl, plist *pl, peer_simdjson *peer, const bench_u
         { .label = "jdoc:ptr", .impl = "jdoc_pointer", .fam = FAM_JDOC, .fn = run_jdoc, .op = 0 },
         { .label = "jdoc:path", .impl = "jdoc_fetch_path", .fam = FAM_JDOC, .fn = run_jdoc, .op = 1 },
         { .label = "jdoc:many", .impl = "jdoc_fetch_many", .fam = FAM_JDOC, .fn = run_jdoc, .op = 2 },
-        { .label = "OD:ptr", .impl = "simdjson_od_at_pointer", .fam = FAM_OD, .fn = run_peer, .op = PEER_OD_PTR },
-        { .label = "OD:nav", .impl = "simdjson_od_find_field", .fam = FAM_OD, .fn = run_peer, .op = PEER_OD_NAV },
-        { .label = "DOM:ptr", .impl = "simdjson_dom_at_pointer", .fam = FAM_DOM, .fn = run_peer, .op = PEER_DOM_PTR },
+        { .label = "OD:ptr", .impl = "simdjson_od_at_pointer", .fam = FAM_OD, .fn = bench_peer_fn, .op = PEER_OD_PTR },
+        { .label = "OD:nav", .impl = "simdjson_od_find_field", .fam = FAM_OD, .fn = bench_peer_fn, .op = PEER_OD_NAV },
+        { .label = "DOM:ptr", .impl = "simdjson_dom_at_pointer", .fam = FAM_DOM, .fn = bench_peer_fn, .op = PEER_DOM_PTR },
         { .label = "parse", .impl = "parse_only:jdoc_parse", .fam = FAM_PART, .fn = run_jdoc, .op = 3 },
     };
     for (int k = 0; k < NC; k++) {
@@ -201,10 +193,7 @@ static int fetch_dir(const char *wl, const char *sub, const bench_unit *u, const
            "best jdoc time spent after jdoc_parse; allocs: per call after warm-up, worst jdoc variant.\n",
            dir, u->unit);
     FILE *tsv = bench_tsv(wl);
-    const char *why = "peer not built";
-    peer_simdjson *peer = peer_available() ? peer_simdjson_new(NULL, &why) : NULL;
-    if (!peer)
-        printf("simdjson: %s\n", why);
+    peer_simdjson *peer = bench_peer(NULL, "(default implementation)");
     char name[64];
     bench_case hc[NC] = { { .label = "jdoc:ptr" }, { .label = "jdoc:path" }, { .label = "jdoc:many" },
                           { .label = "OD:ptr" },   { .label = "OD:nav" },    { .label = "DOM:ptr" },
@@ -241,8 +230,7 @@ static int fetch_dir(const char *wl, const char *sub, const bench_unit *u, const
         bench_goal_geo(wl, goal, &g, target, true);
     if (tsv)
         fclose(tsv);
-    if (peer)
-        peer_simdjson_free(peer);
+    bench_peer_free(peer);
     return rc;
 }
 

@@ -71,16 +71,6 @@ static uint64_t run_jdoc(bench_case *c)
     return c->rec.sum;
 }
 
-static uint64_t run_peer(bench_case *c)
-{
-    c->rec.sum = 0;
-    int64_t rc = peer_simdjson_run(c->peer, c->op, c->shape, &c->rec);
-    if (rc < 0)
-        return c->failed = 1, c->err = rc, 0;
-    c->count = (size_t)rc;
-    return c->rec.sum;
-}
-
 static void describe(size_t item, char *buf, size_t cap, const void *ud)
 {
     snprintf(buf, cap, "(element %zu, field %s)", item / NF + 1, ((const struct shape *)ud)->oj[item % NF]);
@@ -112,16 +102,13 @@ int bench_hotloop(void)
            "peer/jdoc: best simdjson time / best jdoc time (speed-up); ns/member: (best jdoc - parse) time per member\n"
            "of the element objects and of the containers the fields are in (Names, Labels, State, Config).\n");
     FILE *tsv = bench_tsv("hotloop");
-    const char *why = "peer not built";
-    peer_simdjson *peer = peer_available() ? peer_simdjson_new(NULL, &why) : NULL;
-    if (!peer)
-        printf("simdjson: %s\n", why);
+    peer_simdjson *peer = bench_peer(NULL, "(default implementation)");
     bench_case c[NC] = {
         { .label = "jdoc:many", .impl = "jdoc_fetch_many", .fam = FAM_JDOC, .fn = run_jdoc, .op = 0 },
         { .label = "jdoc:path", .impl = "jdoc_fetch_path", .fam = FAM_JDOC, .fn = run_jdoc, .op = 1 },
         /* { .label = "jdoc:set", .impl = "jdoc_pathset", .fam = FAM_JDOC, .fn = run_jdoc, .op = 3 }, */
-        { .label = "OD:find", .impl = "simdjson_od_find_field", .fam = FAM_OD, .fn = run_peer, .op = PEER_HOT_OD },
-        { .label = "DOM:ptr", .impl = "simdjson_dom_at_pointer", .fam = FAM_DOM, .fn = run_peer, .op = PEER_HOT_DOM },
+        { .label = "OD:find", .impl = "simdjson_od_find_field", .fam = FAM_OD, .fn = bench_peer_fn, .op = PEER_HOT_OD },
+        { .label = "DOM:ptr", .impl = "simdjson_dom_at_pointer", .fam = FAM_DOM, .fn = bench_peer_fn, .op = PEER_HOT_DOM },
         { .label = "parse", .impl = "parse_only:jdoc_parse", .fam = FAM_PART, .fn = run_jdoc, .op = 2 },
     };
     char name[64];
@@ -179,7 +166,6 @@ int bench_hotloop(void)
         bench_goal_geo("hotloop", "best simdjson time / jdoc time, 5 fields", &g, 1.5, true);
     if (tsv)
         fclose(tsv);
-    if (peer)
-        peer_simdjson_free(peer);
+    bench_peer_free(peer);
     return rc;
 }

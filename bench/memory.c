@@ -67,7 +67,7 @@ static void measure(totals *t, const char *group, const bench_file *f)
         jdoc_parser_free(c.p);
         return;
     }
-    double peak = (double)a.peak / (double)f->len, excess = ((double)a.peak - 65536) / (double)f->len;
+    double peak = (double)a.peak / (double)f->len, excess = a.peak > 65536 ? (double)(a.peak - 65536) / (double)f->len : 0;
     run_one(&c); /* warm-up: one more of the same size */
     double per = bench_allocs_per_call(&a, &c, 10);
     printf("%-40s %10zu %9.3f %10.3f %12.2f", where, f->len, peak, excess, per);
@@ -99,9 +99,9 @@ int bench_memory(void)
     static const char *const gen[] = { "containers_200.json", "inspect_100.json", "events_100000.ndjson" };
     totals t = { .tsv = bench_tsv("memory") };
     printf("one fresh parser per file (default kernel), its memory counted: peakB/B = most bytes held at once in\n"
-           "the first parse / input bytes; -64K: (peak - 64 KiB) / input bytes; allocs/parse: after one warm-up\n"
+           "the first parse / input bytes; over64K: (peak - 64 KiB) / input bytes (0 below); allocs/parse: after one warm-up\n"
            "parse, over 10; +1%%: allocations of the warm parser's first parse of [file,[0,0,...]], 1%% longer.\n");
-    printf("%-40s %10s %9s %10s %12s %10s\n", "file", "bytes", "peakB/B", "-64K B/B", "allocs/parse", "allocs+1%");
+    printf("%-40s %10s %9s %10s %12s %10s\n", "file", "bytes", "peakB/B", "over64K", "allocs/parse", "allocs+1%");
     for (int ci = 0; ci < 2; ci++) {
         char dir[4096], **paths;
         snprintf(dir, sizeof dir, "%s/%s", bench_o.corpus, corpora[ci]);

@@ -477,6 +477,33 @@ int bench_load_data(const char *name, bench_file *f)
     return bench_load(path, f);
 }
 
+/* ---- The simdjson peer ---- */
+
+peer_simdjson *bench_peer(const char *impl, const char *what)
+{
+    const char *why = "peer not built";
+    peer_simdjson *p = peer_available() ? peer_simdjson_new(impl, &why) : NULL;
+    if (!p)
+        printf("simdjson %s: skipped: %s\n", what, why);
+    return p;
+}
+
+void bench_peer_free(peer_simdjson *p)
+{
+    if (p)
+        peer_simdjson_free(p);
+}
+
+uint64_t bench_peer_fn(bench_case *c)
+{
+    c->rec.sum = 0;
+    int64_t rc = peer_simdjson_run(c->peer, c->op, c->shape, &c->rec);
+    if (rc < 0)
+        return c->failed = 1, c->err = rc, 0;
+    c->count = (size_t)rc;
+    return c->rec.sum ^ (uint64_t)rc;
+}
+
 /* ---- Counting allocator (a size header per block; 16 bytes keep the alignment) ---- */
 
 static void *count_realloc(void *ud, void *p, size_t n)
@@ -622,8 +649,8 @@ int main(int argc, char **argv)
         bench_o.warmup_ns = 1e6, bench_o.sample_ns = 0.5e6, bench_o.budget_ns = 5e6, bench_o.min_rounds = 3,
         bench_o.max_rounds = 5;
     else
-        bench_o.warmup_ns = 10e6, bench_o.sample_ns = 2e6, bench_o.budget_ns = 150e6, bench_o.min_rounds = 7,
-        bench_o.max_rounds = 31;
+        bench_o.warmup_ns = 10e6, bench_o.sample_ns = 2e6, bench_o.budget_ns = 400e6, bench_o.min_rounds = 9,
+        bench_o.max_rounds = 41;
     mkdir(bench_o.out, 0777);
     print_env();
     int rc = 0;

@@ -47,14 +47,6 @@ static uint64_t run_jdoc(bench_case *c)
     return t == JDOC_ARRAY ? '[' : t == JDOC_OBJECT ? '{' : 's';
 }
 
-static uint64_t run_peer(bench_case *c)
-{
-    int64_t rc = peer_simdjson_run(c->peer, c->op, 0, NULL);
-    if (rc < 0)
-        c->failed = 1, c->err = rc;
-    return (uint64_t)rc;
-}
-
 /* Stage-1 parts: pieces of jdoc_parse with the default kernel, each timed next
  * to the whole parse and reported as its share of it. A part alone is an
  * internal hook of src/internal.h; one more part (e.g. the mask stage alone)
@@ -207,7 +199,6 @@ int bench_stage1(void)
     s.best = -1;
     for (int i = 0; i < NPAIRS; i++) {
         const struct pair *pr = &pairs[i];
-        const char *why = NULL;
         s.jd[i] = s.sj[i] = -1;
         if (!jdoc_kernel_compiled(pr->k))
             continue;
@@ -226,12 +217,10 @@ int bench_stage1(void)
         s.jd[i] = s.n++;
         if (!pr->sj[0] || !peer_available())
             continue;
-        peer_simdjson *peer = peer_simdjson_new(pr->sj, &why);
-        if (!peer) {
-            printf("simdjson %s (class of jdoc %s): skipped: %s\n", pr->sj, jdoc_kernel_id_name(pr->k), why);
+        peer_simdjson *peer = bench_peer(pr->sj, pr->sj);
+        if (!peer)
             continue;
-        }
-        c[s.n] = (bench_case){ .label = pr->sj, .impl = pr->sj_impl, .fam = FAM_OD, .fn = run_peer,
+        c[s.n] = (bench_case){ .label = pr->sj, .impl = pr->sj_impl, .fam = FAM_OD, .fn = bench_peer_fn,
                                .peer = peer, .op = PEER_ITERATE };
         s.sj[i] = s.n++;
         snprintf(s.rlabel[i], sizeof s.rlabel[i], "%s/%s", jdoc_kernel_id_name(pr->k), pr->short_name);
@@ -242,15 +231,12 @@ int bench_stage1(void)
         return 1;
     }
     s.dom = -1;
-    const char *why = "peer not built";
-    peer_simdjson *dom = peer_available() ? peer_simdjson_new(NULL, &why) : NULL;
+    peer_simdjson *dom = bench_peer(NULL, "DOM");
     if (dom) {
         s.dom = s.n;
-        c[s.n++] = (bench_case){ .label = "DOM", .impl = "simdjson_dom_parse", .fam = FAM_DOM, .fn = run_peer,
+        c[s.n++] = (bench_case){ .label = "DOM", .impl = "simdjson_dom_parse", .fam = FAM_DOM, .fn = bench_peer_fn,
                                  .peer = dom, .op = PEER_DOM };
         snprintf(s.rlabel[NPAIRS], sizeof s.rlabel[0], "DOM/%s", c[s.best].label);
-    } else {
-        printf("simdjson DOM: skipped: %s\n", why);
     }
     s.part0 = s.n;
     for (int i = 0; i < NPARTS; i++) {
@@ -306,8 +292,7 @@ int bench_stage1(void)
     for (int k = 0; k < s.n; k++) {
         if (c[k].fam == FAM_JDOC)
             jdoc_parser_free(c[k].p);
-        if (c[k].peer)
-            peer_simdjson_free(c[k].peer);
+        bench_peer_free(c[k].peer);
     }
     if (s.tsv)
         fclose(s.tsv);

@@ -29,16 +29,6 @@ static uint64_t run_jdoc(bench_case *c)
     return c->rec.sum;
 }
 
-static uint64_t run_peer(bench_case *c)
-{
-    c->rec.sum = 0;
-    int64_t rc = peer_simdjson_run(c->peer, c->op, 0, &c->rec);
-    if (rc < 0)
-        return c->failed = 1, c->err = rc, 0;
-    c->count = (size_t)rc;
-    return c->rec.sum;
-}
-
 static void describe(size_t item, char *buf, size_t cap, const void *ud)
 {
     snprintf(buf, cap, "(event %zu, %s)", item + 1, (const char *)ud);
@@ -56,17 +46,14 @@ int bench_streams(void)
            ptr);
     if ((bench_o.filter && !strstr(name, bench_o.filter)) || bench_load_data(name, &f) != 0)
         return 0;
-    const char *why = "peer not built", *types = "s";
-    peer_simdjson *peer = peer_available() ? peer_simdjson_new(NULL, &why) : NULL;
+    peer_simdjson *peer = bench_peer(NULL, "(default implementation)");
     bool have_peer = peer && !peer_simdjson_set_input(peer, f.data, f.len) &&
-                     !peer_simdjson_set_paths(peer, 1, &ptr, types);
-    if (!peer)
-        printf("simdjson: %s\n", why);
+                     !peer_simdjson_set_paths(peer, 1, &ptr, "s");
     jdoc_path *path = jdoc_path_compile(ptr, strlen(ptr), JDOC_SYNTAX_POINTER, NULL);
     bench_case c[3] = {
         { .label = "jdoc:strm", .impl = "jdoc_stream", .fam = FAM_JDOC, .fn = run_jdoc },
-        { .label = "OD:many", .impl = "simdjson_od_iterate_many", .fam = FAM_OD, .fn = run_peer, .op = PEER_STREAM_OD },
-        { .label = "DOM:many", .impl = "simdjson_dom_parse_many", .fam = FAM_DOM, .fn = run_peer, .op = PEER_STREAM_DOM },
+        { .label = "OD:many", .impl = "simdjson_od_iterate_many", .fam = FAM_OD, .fn = bench_peer_fn, .op = PEER_STREAM_OD },
+        { .label = "DOM:many", .impl = "simdjson_dom_parse_many", .fam = FAM_DOM, .fn = bench_peer_fn, .op = PEER_STREAM_DOM },
     };
     jdoc_parser *p = bench_counting_parser(&a, JDOC_KERNEL_AUTO);
     for (int k = 0; k < 3; k++)
@@ -99,8 +86,7 @@ int bench_streams(void)
     }
     jdoc_path_free(path);
     jdoc_parser_free(p);
-    if (peer)
-        peer_simdjson_free(peer);
+    bench_peer_free(peer);
     bench_file_free(&f);
     return rc < 0;
 }
