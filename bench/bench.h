@@ -89,7 +89,6 @@ FILE *bench_tsv(const char *wl);
 void bench_tsv_cases(FILE *t, const char *wl, const char *file, const bench_unit *u, const bench_case *c, int n);
 void bench_tsv_value(FILE *t, const char *wl, const char *file, const char *impl, const char *metric, double v,
                      const char *unit);
-void bench_print_impls(void);
 
 /* Goals: printed where measured and again in the summary at the end.
  * higher: the goal is measured >= target (else <=). */

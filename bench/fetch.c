@@ -184,7 +184,6 @@ static int fetch_dir(const char *wl, const char *sub, const bench_unit *u, const
     int n = bench_list(dir, ".txt", &lists), rc = 0;
     if (n <= 0)
         return n < 0;
-    bench_print_impls();
     printf("parse + every path of %s/NAME.txt as its typed value, on corpus file NAME.json; %s per call.\n"
            "jdoc:ptr jdoc_pointer per path; jdoc:path jdoc_fetch_path of paths compiled outside timing; jdoc:many\n"
            "jdoc_fetch_many of them all; OD:ptr On Demand doc.at_pointer; OD:nav rewind + find_field_unordered per\n"

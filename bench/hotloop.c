@@ -95,7 +95,6 @@ enum { NC = 5, PARSE = 4 };
 
 int bench_hotloop(void)
 {
-    bench_print_impls();
     printf("jdoc:many jdoc_parse + jdoc_iter + jdoc_fetch_many(5 compiled relative paths); jdoc:path 5 jdoc_fetch_path\n"
            "per element; OD:find On Demand, find_field_unordered per field in document order; DOM:ptr DOM parse +\n"
            "element.at_pointer; parse: jdoc_parse alone. Values checked equal first. ns per element, parse included;\n"

@@ -326,18 +326,6 @@ void bench_tsv_value(FILE *t, const char *wl, const char *file, const char *impl
         fprintf(t, "%s\t%s\t%s\t%s\t%.6g\t%.6g\t%.6g\t%s\t-\n", wl, file, impl, metric, v, v, v, unit);
 }
 
-void bench_print_impls(void)
-{
-    jdoc_parser *p = jdoc_parser_new(NULL);
-    printf("jdoc kernel %s (the default: the best this CPU runs, unless JDOC_KERNEL is set)", p ? jdoc_kernel_name(p) : "?");
-    jdoc_parser_free(p);
-    if (peer_available())
-        printf("; simdjson %s, stage 1 %s, On Demand compiled for %s\n", peer_simdjson_info(0), peer_simdjson_info(1),
-               peer_simdjson_info(2));
-    else
-        printf("; simdjson n/a (peer not built): jdoc-only numbers\n");
-}
-
 static struct goal {
     char name[24], what[96], detail[256];
     double measured, target;
@@ -590,7 +578,9 @@ static void print_env(void)
     printf("jdoc benchmark, %s\ncpu:      %s, %ld online, %s; load %.2f (other processes: expect noise)\n", date, model,
            sysconf(_SC_NPROCESSORS_ONLN), ncpu == 1 ? "pinned to one" : "NOT pinned", load[0]);
     printf("build:    gcc %s, CFLAGS %s; jdoc %s\n", __VERSION__, BENCH_CFLAGS_STR, jdoc_version());
-    printf("kernels: ");
+    jdoc_parser *p = jdoc_parser_new(NULL);
+    const char *dflt = p ? jdoc_kernel_name(p) : "?";
+    printf("kernels:  default %s (%s); compiled:", dflt, getenv("JDOC_KERNEL") ? "set by JDOC_KERNEL" : "the best here");
     for (int k = JDOC_KERNEL_AUTO + 1; k < JDOC_KERNEL_COUNT; k++)
         if (jdoc_kernel_compiled((jdoc_kernel_id)k))
             printf(" %s%s", jdoc_kernel_id_name((jdoc_kernel_id)k),
@@ -606,10 +596,8 @@ static void print_env(void)
            bench_o.warmup_ns / 1e6, bench_o.sample_ns / 1e6, bench_o.min_rounds, bench_o.max_rounds,
            bench_o.budget_ns / 1e6, bench_o.wall_clock ? "wall (monotonic)" : "thread CPU time");
     fp = fopen(strcat(strcpy(line, bench_o.out), "/meta.tsv"), "w"); /* for bench/chart.sh */
-    jdoc_parser *p = jdoc_parser_new(NULL);
     if (fp) {
-        fprintf(fp, "cpu\t%s\ndate\t%.10s\njdoc_kernel\t%s\nsimdjson\t%s %s\n", model, date,
-                p ? jdoc_kernel_name(p) : "?", peer_available() ? peer_simdjson_info(0) : "n/a",
+        fprintf(fp, "cpu\t%s\ndate\t%.10s\njdoc_kernel\t%s\nsimdjson\t%s %s\n", model, date, dflt, peer_available() ? peer_simdjson_info(0) : "n/a",
                 peer_available() ? peer_simdjson_info(1) : "");
         fclose(fp);
     }
