@@ -5,9 +5,9 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -39,84 +39,39 @@ static const struct workload {
 
 /* ---- Recorder ---- */
 
-void bench_rec_put(bench_rec *r, int kind, const void *data, size_t n)
+void bench_rec_line(bench_rec *r, const char *fmt, ...)
 {
-    size_t need = r->len + 5 + n;
-    if (r->oom)
-        return;
-    if (need > r->cap) {
-        size_t cap = r->cap ? r->cap : 4096;
-        while (cap < need)
-            cap *= 2;
-        unsigned char *b = realloc(r->buf, cap);
-        if (!b) {
-            r->oom = 1;
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int n = vsnprintf(r->buf + r->len, r->cap - r->len, fmt, ap);
+        va_end(ap);
+        if (n >= 0 && r->len + (size_t)n + 1 < r->cap) {
+            r->len += (size_t)n;
+            r->buf[r->len++] = '\n';
+            r->buf[r->len] = 0;
             return;
         }
-        r->buf = b, r->cap = cap;
-    }
-    r->buf[r->len++] = (unsigned char)kind;
-    if (kind == 's') {
-        uint32_t l = (uint32_t)n;
-        memcpy(r->buf + r->len, &l, 4);
-        r->len += 4;
-    }
-    if (n)
-        memcpy(r->buf + r->len, data, n);
-    r->len += n;
-}
-
-static size_t item_len(const unsigned char *b)
-{
-    uint32_t l;
-    switch (b[0]) {
-    case 's': memcpy(&l, b + 1, 4); return 5 + l;
-    case 'i': case 'u': case 'd': return 9;
-    case 'b': return 2;
-    default: return 1;
+        r->cap = r->cap ? 2 * r->cap : 4096;
+        if (n < 0 || !(r->buf = realloc(r->buf, r->cap)))
+            abort(); /* out of memory in the check: no way to compare */
     }
 }
 
-static void item_text(const unsigned char *b, size_t avail, char *out, size_t cap)
+/* 0 when a and b recorded the same values; else the first differing line of each and its number. */
+static int rec_diff(const bench_rec *a, const bench_rec *b, size_t *item, char *va, char *vb, int cap)
 {
-    uint32_t l;
-    int64_t i;
-    double d;
-    if (!avail)
-        snprintf(out, cap, "(no value: fewer values recorded)");
-    else if (b[0] == 's' && (memcpy(&l, b + 1, 4), 1))
-        snprintf(out, cap, "string(%" PRIu32 ") \"%.*s%s\"", l, l > 60 ? 60 : (int)l, (const char *)b + 5,
-                 l > 60 ? "..." : "");
-    else if (b[0] == 'i' || b[0] == 'u')
-        memcpy(&i, b + 1, 8), snprintf(out, cap, b[0] == 'i' ? "int64 %" PRId64 : "uint64 %" PRIu64, i);
-    else if (b[0] == 'd')
-        memcpy(&d, b + 1, 8), snprintf(out, cap, "double %.17g", d);
-    else if (b[0] == 'b')
-        snprintf(out, cap, "bool %s", b[1] ? "true" : "false");
-    else
-        snprintf(out, cap, "missing");
-}
-
-/* -1 with both values described when a and b differ, else 0. */
-static int rec_diff(const bench_rec *a, const bench_rec *b, size_t *item, char *va, char *vb, size_t cap)
-{
-    size_t pa = 0, pb = 0, k = 0;
-    if (a->oom || b->oom) {
-        snprintf(va, cap, "(out of memory while recording)"), snprintf(vb, cap, "-");
-        return *item = 0, -1;
-    }
-    while (pa < a->len && pb < b->len) {
-        size_t la = item_len(a->buf + pa), lb = item_len(b->buf + pb);
-        if (la != lb || memcmp(a->buf + pa, b->buf + pb, la) != 0)
-            break;
-        pa += la, pb += lb, k++;
-    }
-    if (pa == a->len && pb == b->len && a->sum == b->sum)
-        return 0;
-    *item = k;
-    item_text(a->buf + pa, a->len - pa, va, cap);
-    item_text(b->buf + pb, b->len - pb, vb, cap);
-    return -1;
+    size_t i = 0, line = 0, start = 0;
+    for (; i < a->len && i < b->len && a->buf[i] == b->buf[i]; i++)
+        if (a->buf[i] == '\n')
+            line++, start = i + 1;
+    if (i == a->len && i == b->len)
+        return a->sum != b->sum; /* the same values: only a light-mode digest can differ */
+    const char *pa = start < a->len ? a->buf + start : "(none)", *pb = start < b->len ? b->buf + start : "(none)";
+    *item = line;
+    snprintf(va, (size_t)cap, "%.*s", (int)strcspn(pa, "\n"), pa);
+    snprintf(vb, (size_t)cap, "%.*s", (int)strcspn(pb, "\n"), pb);
+    return 1;
 }
 
 /* ---- Runner ---- */
@@ -219,7 +174,7 @@ int bench_measure(const char *wl, const char *file, bench_case *c, int n, int re
             printf("\n%s: ABORTED on %s: %s failed: %s\n", wl, file, c[k].label,
                    c[k].fam == FAM_JDOC ? "jdoc" : peer_simdjson_error(c[k].err));
             rc = -1;
-        } else if (rec_diff(&c[k].rec, &c[ref].rec, &item, va, vb, sizeof va) || c[k].count != c[ref].count) {
+        } else if (rec_diff(&c[k].rec, &c[ref].rec, &item, va, vb, (int)sizeof va) || c[k].count != c[ref].count) {
             if (describe)
                 describe(item, where, sizeof where, ud);
             printf("\n%s: ABORTED on %s, values differ, no timing: %s and %s disagree at value #%zu %s\n"
