@@ -83,6 +83,8 @@ double bench_value(const bench_unit *u, double ns);
 void bench_head(int w, const char *name, const bench_case *c, int n);
 /** Cells of every case (width 10), then the largest IQR/median of the row ("~N%"). */
 void bench_cells(const bench_unit *u, const bench_case *c, int n);
+/** bench_cells, then the speed-up best simdjson time / best jdoc time (returned; 0: n/a), and the TSV rows. */
+double bench_row(FILE *tsv, const char *wl, const char *file, const bench_unit *u, const bench_case *c, int n);
 /** <out>/<wl>.tsv with its header line, or NULL (warning printed). */
 FILE *bench_tsv(const char *wl);
 /** TSV: workload file impl metric median min max unit ratio; ratio = time / best simdjson time ("-"). */

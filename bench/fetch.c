@@ -162,14 +162,9 @@ static int one_doc(const char *wl, plist *pl, peer_simdjson *peer, const bench_u
         }
         bench_best b = bench_best_of(c, NC);
         printf("%-28s %8zu %5d", name, pl->f->len, pl->n);
-        bench_cells(u, c, NC);
-        *x = b.sj >= 0 ? b.t_sj / b.t_jdoc : 0;
-        if (*x > 0)
-            printf(" %6.3fx %-9s %-8s", *x, c[b.jdoc].label + 5, c[b.sj].label);
-        else
-            printf(" %7s %-9s %-8s", "n/a", c[b.jdoc].label + 5, "");
-        printf(" %5.1f%% %6.2f\n", 100 * (1 - c[PARSE].med / b.t_jdoc), allocs);
-        bench_tsv_cases(tsv, wl, name, u, c, NC);
+        *x = bench_row(tsv, wl, name, u, c, NC);
+        printf(" %-9s %-8s %5.1f%% %6.2f\n", c[b.jdoc].label + 5, b.sj >= 0 ? c[b.sj].label : "",
+               100 * (1 - c[PARSE].med / b.t_jdoc), allocs);
         bench_tsv_value(tsv, wl, name, "jdoc", "allocs_per_parse", allocs, "allocs");
         fflush(stdout);
     }

@@ -138,18 +138,12 @@ int bench_hotloop(void)
         if (r == 0) {
             size_t elems = c[0].count;
             double allocs = bench_allocs_per_call(&a, &c[0], 5);
-            bench_best b = bench_best_of(c, NC);
             bench_unit u = { "ns_per_element", "ns", (double)elems, 1, false };
-            double x = b.sj >= 0 ? b.t_sj / b.t_jdoc : 0;
+            double per = (bench_best_of(c, NC).t_jdoc - c[PARSE].med) / (double)members;
             printf("%-22s %8zu %5zu", s->file, f.len, elems);
-            bench_cells(&u, c, NC);
-            if (x > 0)
-                printf(" %6.3fx", x);
-            else
-                printf(" %7s", "n/a");
-            printf(" %9.2f %6.2f\n", (b.t_jdoc - c[PARSE].med) / (double)members, allocs);
-            bench_tsv_cases(tsv, "hotloop", s->file, &u, c, NC);
-            bench_tsv_value(tsv, "hotloop", s->file, "jdoc", "stage2_ns_per_member", (b.t_jdoc - c[PARSE].med) / (double)members, "ns");
+            double x = bench_row(tsv, "hotloop", s->file, &u, c, NC);
+            printf(" %9.2f %6.2f\n", per, allocs);
+            bench_tsv_value(tsv, "hotloop", s->file, "jdoc", "stage2_ns_per_member", per, "ns");
             bench_tsv_value(tsv, "hotloop", s->file, "jdoc", "allocs_per_parse", allocs, "allocs");
             bench_geo_add(&g, x, true, s->file);
         } else if (!p || !members) {

@@ -59,27 +59,22 @@ template <class V> void read_typed(V &&v, char t, bench_rec *r)
     bench_rec_missing(r);
 }
 
-error_code od_nth(ondemand::array a, size_t index, ondemand::value &out)
-{
-    size_t i = 0;
-    for (auto el : a)
-        if (i++ == index)
-            return el.get(out);
-    return INDEX_OUT_OF_BOUNDS;
-}
-
-/* One step from an object or array value (or from the document). */
+/* One step from an object or array value (or from the document): a member, or the index-th element. */
 template <class V> error_code od_step(V &cur, const step &s, ondemand::value &out)
 {
     ondemand::json_type t;
+    ondemand::array a;
     SIMDJSON_TRY(cur.type().get(t));
     if (t == ondemand::json_type::object)
         return cur.find_field_unordered(s.key).get(out);
     if (t != ondemand::json_type::array || !s.is_index)
         return INCORRECT_TYPE;
-    ondemand::array a;
     SIMDJSON_TRY(cur.get_array().get(a));
-    return od_nth(a, s.index, out);
+    size_t i = 0;
+    for (auto el : a)
+        if (i++ == s.index)
+            return el.get(out);
+    return INDEX_OUT_OF_BOUNDS;
 }
 
 /* Hand-written navigation: rewind, then one step at a time. */

@@ -246,6 +246,19 @@ void bench_cells(const bench_unit *u, const bench_case *c, int n)
     printf(" %4.0f%%", 100 * iqr);
 }
 
+double bench_row(FILE *tsv, const char *wl, const char *file, const bench_unit *u, const bench_case *c, int n)
+{
+    bench_best b = bench_best_of(c, n);
+    double x = b.sj >= 0 && b.jdoc >= 0 ? b.t_sj / b.t_jdoc : 0;
+    bench_cells(u, c, n);
+    if (x > 0)
+        printf(" %6.3fx", x);
+    else
+        printf(" %7s", "n/a");
+    bench_tsv_cases(tsv, wl, file, u, c, n);
+    return x;
+}
+
 FILE *bench_tsv(const char *wl)
 {
     char path[4096];

@@ -63,22 +63,15 @@ int bench_streams(void)
         FILE *tsv = bench_tsv("streams");
         bench_unit u = { "events_per_s", "Mevents/s", (double)c[0].count, 1e-6, true };
         bench_unit ns = { "ns_per_event", "ns", (double)c[0].count, 1, false };
-        bench_best b = bench_best_of(c, 3);
         double allocs = bench_allocs_per_call(&a, &c[0], 2);
         char head[64];
         snprintf(head, sizeof head, "%-22s %9s %7s", "file", "bytes", "events");
         bench_head(40, head, c, 3);
         printf(" %7s %6s\n%-22s %9zu %7zu", "peer/jd", "allocs", name, f.len, c[0].count);
-        bench_cells(&u, c, 3);
-        if (b.sj >= 0)
-            printf(" %6.3fx", b.t_sj / b.t_jdoc);
-        else
-            printf(" %7s", "n/a");
+        bench_row(tsv, "streams", name, &u, c, 3);
         printf(" %6.2f\n%-40s", allocs, "  (ns per event)");
-        bench_cells(&ns, c, 3);
+        bench_row(tsv, "streams", name, &ns, c, 3);
         printf("\n");
-        bench_tsv_cases(tsv, "streams", name, &u, c, 3);
-        bench_tsv_cases(tsv, "streams", name, &ns, c, 3);
         bench_tsv_value(tsv, "streams", name, "jdoc", "allocs_per_parse", allocs, "allocs");
         if (tsv)
             fclose(tsv);
