@@ -23,6 +23,13 @@ typedef struct plist {
     const bench_file *f;
 } plist;
 
+static void plist_free(plist *pl)
+{
+    for (int i = 0; i < pl->n; i++)
+        free(pl->ptrs[i]), jdoc_path_free(pl->compiled[i]);
+    pl->n = 0;
+}
+
 static int plist_load(const char *path, plist *pl)
 {
     FILE *fp = fopen(path, "r");
@@ -39,7 +46,7 @@ static int plist_load(const char *path, plist *pl)
             printf("%s:%d: expected 'T /pointer' (T: s i u d b), at most %d: %s (%s)\n", path, ln, MAXP, line,
                    jdoc_status_str(st));
             fclose(fp);
-            return -1;
+            return plist_free(pl), -1;
         }
         pl->types[pl->n] = line[0], pl->ptrs[pl->n] = strdup(line + 2), pl->lines[pl->n++] = ln;
     }
@@ -48,13 +55,6 @@ static int plist_load(const char *path, plist *pl)
     if (!pl->n)
         printf("%s: no paths\n", path);
     return pl->n ? 0 : -1;
-}
-
-static void plist_free(plist *pl)
-{
-    for (int i = 0; i < pl->n; i++)
-        free(pl->ptrs[i]), jdoc_path_free(pl->compiled[i]);
-    pl->n = 0;
 }
 
 static void read_typed(jdoc_status st, jdoc_value v, char t, bench_rec *r)
@@ -111,6 +111,15 @@ static void describe(size_t item, char *buf, size_t cap, const void *ud)
 }
 
 enum { NC = 7, REF = 1, PARSE = 6 };
+static const bench_case cases[NC] = {
+    { .label = "jdoc:ptr", .impl = "jdoc_pointer", .fam = FAM_JDOC, .fn = run_jdoc, .op = 0 },
+    { .label = "jdoc:path", .impl = "jdoc_fetch_path", .fam = FAM_JDOC, .fn = run_jdoc, .op = 1 },
+    { .label = "jdoc:many", .impl = "jdoc_fetch_many", .fam = FAM_JDOC, .fn = run_jdoc, .op = 2 },
+    { .label = "OD:ptr", .impl = "simdjson_od_at_pointer", .fam = FAM_OD, .fn = bench_peer_fn, .op = PEER_OD_PTR },
+    { .label = "OD:nav", .impl = "simdjson_od_find_field", .fam = FAM_OD, .fn = bench_peer_fn, .op = PEER_OD_NAV },
+    { .label = "DOM:ptr", .impl = "simdjson_dom_at_pointer", .fam = FAM_DOM, .fn = bench_peer_fn, .op = PEER_DOM_PTR },
+    { .label = "parse", .impl = "parse_only:jdoc_parse", .fam = FAM_PART, .fn = run_jdoc, .op = 3 },
+};
 
 /* One document: 0 measured, 1 skipped, -1 aborted. Speed-up best peer / best jdoc into *x. */
 static int one_doc(const char *wl, plist *pl, peer_simdjson *peer, const bench_unit *u, FILE *tsv, double *x)
@@ -140,17 +149,9 @@ static int one_doc(const char *wl, plist *pl, peer_simdjson *peer, const bench_u
     }
     bool have_peer = peer && !peer_simdjson_set_input(peer, pl->f->data, pl->f->len) &&
                      !peer_simdjson_set_paths(peer, (size_t)pl->n, (const char *const *)pl->ptrs, pl->types);
-    bench_case c[NC] = {
-        { .label = "jdoc:ptr", .impl = "jdoc_pointer", .fam = FAM_JDOC, .fn = run_jdoc, .op = 0 },
-        { .label = "jdoc:path", .impl = "jdoc_fetch_path", .fam = FAM_JDOC, .fn = run_jdoc, .op = 1 },
-        { .label = "jdoc:many", .impl = "jdoc_fetch_many", .fam = FAM_JDOC, .fn = run_jdoc, .op = 2 },
-        { .label = "OD:ptr", .impl = "simdjson_od_at_pointer", .fam = FAM_OD, .fn = bench_peer_fn, .op = PEER_OD_PTR },
-        { .label = "OD:nav", .impl = "simdjson_od_find_field", .fam = FAM_OD, .fn = bench_peer_fn, .op = PEER_OD_NAV },
-        { .label = "DOM:ptr", .impl = "simdjson_dom_at_pointer", .fam = FAM_DOM, .fn = bench_peer_fn, .op = PEER_DOM_PTR },
-        { .label = "parse", .impl = "parse_only:jdoc_parse", .fam = FAM_PART, .fn = run_jdoc, .op = 3 },
-    };
+    bench_case c[NC];
     for (int k = 0; k < NC; k++) {
-        c[k].in = pl, c[k].p = p, c[k].peer = peer, c[k].why = na;
+        c[k] = cases[k], c[k].in = pl, c[k].p = p, c[k].peer = peer, c[k].why = na;
         c[k].skip = c[k].fam != FAM_JDOC && c[k].fam != FAM_PART && !have_peer;
     }
     rc = bench_measure(wl, name, c, NC, REF, describe, pl);
@@ -189,11 +190,8 @@ static int fetch_dir(const char *wl, const char *sub, const bench_unit *u, const
     FILE *tsv = bench_tsv(wl);
     peer_simdjson *peer = bench_peer(NULL, "(default implementation)");
     char name[64];
-    bench_case hc[NC] = { { .label = "jdoc:ptr" }, { .label = "jdoc:path" }, { .label = "jdoc:many" },
-                          { .label = "OD:ptr" },   { .label = "OD:nav" },    { .label = "DOM:ptr" },
-                          { .label = "parse" } };
     snprintf(name, sizeof name, "%-28s %8s %5s", "file", "bytes", "paths");
-    bench_head(43, name, hc, NC);
+    bench_head(43, name, cases, NC);
     printf(" %7s %-9s %-8s %6s %6s\n", "peer/jd", "best jdoc", "best sj", "stage2", "allocs");
     bench_geo g = { 0 };
     for (int i = 0; i < n && rc == 0; i++) {
