@@ -10,12 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* jdoc kernel -> simdjson implementation of the same ISA class ("": none). */
+/* jdoc kernel -> simdjson implementation of the same ISA class ("": none); scalar's
+ * (simdjson's fallback) is shown without a goal. */
 static const struct pair {
     jdoc_kernel_id k;
     const char *impl, *sj, *sj_impl, *short_name;
 } pairs[] = {
-    { JDOC_KERNEL_SCALAR, "jdoc:scalar", "", "", "" },
+    { JDOC_KERNEL_SCALAR, "jdoc:scalar", "fallback", "simdjson_iterate:fallback", "fb" },
     { JDOC_KERNEL_SSE42, "jdoc:sse42", "westmere", "simdjson_iterate:westmere", "wsm" },
     { JDOC_KERNEL_AVX2, "jdoc:avx2", "haswell", "simdjson_iterate:haswell", "hsw" },
     { JDOC_KERNEL_AVX512, "jdoc:avx512", "icelake", "simdjson_iterate:icelake", "icl" },
@@ -281,7 +282,7 @@ int bench_stage1(void)
     for (int i = 0; i < NRATIO; i++)
         if (s.ratio[2][i].n)
             printf("worst %-14s %8.3f on %s\n", s.rlabel[i], s.ratio[2][i].worst, s.ratio[2][i].worst_at);
-    for (int i = 0; i < NPAIRS; i++) { /* goals over both corpora */
+    for (int i = 1; i < NPAIRS; i++) { /* goals over both corpora */
         char what[64];
         snprintf(what, sizeof what, "time %s / simdjson %s iterate()", jdoc_kernel_id_name(pairs[i].k), pairs[i].sj);
         bench_goal_geo(s.rlabel[i], what, &s.ratio[2][i], pairs[i].k == JDOC_KERNEL_AVX2 ? 1.1 : 1.25, false);
