@@ -1,145 +1,154 @@
 /* SPDX-License-Identifier: MIT */
-/* The workload interface: each workload is one function in its own
- * bench/bench_<name>.c, registered in the table of bench_main.c; plus the
- * helpers they share (reports, goals, counting allocator, generated data). */
+/* The benchmark's runner (runner.c): cases, interleaved samples, clocks, value
+ * checks, reports, TSV, goals, files, the counting allocator. Each workload is
+ * one file (stage1.c, memory.c, fetch.c, hotloop.c, streams.c) registered in
+ * runner.c's table. */
 #ifndef JDOC_BENCH_H
 #define JDOC_BENCH_H
 
-#include "bench_util.h"
-#include "bench_rec.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "jdoc.h"
+#include "peer_simdjson.h"
+#include "rec.h"
 
-typedef struct bench_ctx {
-    const char *corpus;    /* corpus root holding standard/ and docker/ */
-    const char *out_dir;   /* where workloads write their TSV files */
-    const char *data_dir;  /* generated Docker data (make bench writes it); NULL: <out_dir>/data */
-    const char *paths_dir; /* the path lists (bench/paths) */
-    const char *filter;    /* only files whose name contains this, or NULL */
-    bench_opts opts;       /* runner settings (parse: many cases per file) */
-    bench_opts wopts;      /* fetch, hotloop, small, streams: fewer cases, so more samples each */
-} bench_ctx;
+/* Settings of the run (command line). */
+typedef struct bench_opts {
+    const char *corpus, *out, *data, *paths, *filter;
+    bool quick, wall_clock;
+    double warmup_ns, sample_ns, budget_ns; /* per case: warm-up, shortest sample, timed budget */
+    int min_rounds, max_rounds;
+} bench_opts;
+extern bench_opts bench_o;
+extern volatile uint64_t bench_sink;
 
-typedef struct bench_workload {
-    const char *name;
-    const char *what;
-    int (*run)(const bench_ctx *ctx); /* 0 on success */
-} bench_workload;
+/* Who a case is: ratios compare the best jdoc case with the best On Demand, DOM
+ * and simdjson (either) case of the same run. FLOOR (memcpy) and PART (a piece
+ * of jdoc's work, e.g. parse alone) are shown but never "best". */
+enum bench_fam { FAM_FLOOR, FAM_PART, FAM_JDOC, FAM_OD, FAM_DOM };
 
-/* Stage 1 throughput (bench_parse.c): jdoc kernels vs memchr, memcpy, simdjson. */
-int bench_parse(const bench_ctx *ctx);
-/* Parse + 5-10 typed fetches per document (bench_fetch.c). */
-int bench_fetch(const bench_ctx *ctx);
-/* 5 fields of every element of Docker arrays (bench_hotloop.c). */
-int bench_hotloop(const bench_ctx *ctx);
-/* Parse + 3 fields of small Docker responses (bench_small.c). */
-int bench_small(const bench_ctx *ctx);
-/* One field of every document of an NDJSON event stream (bench_streams.c). */
-int bench_streams(const bench_ctx *ctx);
-/* Allocations per parse after warm-up and memory per input byte (bench_alloc.c). */
-int bench_alloc(const bench_ctx *ctx);
+typedef struct bench_case bench_case;
+typedef uint64_t (*bench_fn)(bench_case *c);
 
-/* ------------------------------------------------------------------------ */
-/* Counting allocator (bench_alloc.c)                                       */
-/* ------------------------------------------------------------------------ */
+struct bench_case {
+    const char *label, *impl; /* table header (<= 10 characters), TSV impl */
+    int fam;
+    bench_fn fn;
+    /* the workload's state */
+    jdoc_parser *p;
+    peer_simdjson *peer;
+    int op, shape, failed;
+    const void *in;
+    void *ud;
+    bench_rec rec;
+    int64_t err;  /* simdjson's error, negative */
+    size_t count; /* elements or documents read */
+    /* the runner's */
+    bool skip;
+    const char *why;                   /* table text of a skipped case: "n/a", "err" */
+    double med, q1, q3, min, max, est; /* ns per call */
+    uint64_t iters;
+};
 
-typedef struct bench_alloc_counter {
-    uint64_t allocs; /* malloc + realloc calls */
-    uint64_t frees;
-    size_t live;     /* bytes currently allocated */
-    size_t peak;     /* most bytes allocated at once */
-} bench_alloc_counter;
+/* The best cases of one measurement (index, -1 if none) and their times. */
+typedef struct bench_best {
+    int jdoc, od, dom, sj;
+    double t_jdoc, t_od, t_dom, t_sj;
+} bench_best;
 
-/** A jdoc_allocator over malloc that counts into *c (a size header per block). */
-jdoc_allocator bench_counting_allocator(bench_alloc_counter *c);
-/** A parser of the default kernel (AUTO, as jdoc_parser_new(NULL)) whose memory goes
- *  through `a` (jdoc copies the allocator; its counter must outlive the parser). */
-jdoc_parser *bench_counting_parser(const jdoc_allocator *a);
-/** Allocations per call of fn over `calls` calls (run after warm-up). */
-double bench_allocs_per_call(const bench_alloc_counter *c, bench_fn fn, void *ctx, int calls);
+/** Warm up and calibrate every case, then take samples round by round, the
+ *  cases interleaved (order rotated each round), each short sample preceded by
+ *  one untimed call; thread CPU time unless --clock wall. Fills med..max. */
+void bench_run(bench_case *c, int n);
+/** Check, then time: every non-skipped JDOC/OD/DOM case once in full mode,
+ *  values compared with case `ref`'s; then bench_run, then each digest compared
+ *  again. describe(item, buf, cap, ud) names a value for the message.
+ *  0: measured; 1: `ref` failed (file skipped, reason printed); -1: a case
+ *  failed or differs (printed: the caller aborts the workload). */
+int bench_measure(const char *wl, const char *file, bench_case *c, int n, int ref,
+                  void (*describe)(size_t item, char *buf, size_t cap, const void *ud), const void *ud);
+bench_best bench_best_of(const bench_case *c, int n);
 
-/* ------------------------------------------------------------------------ */
-/* Reports (bench_report.c)                                                 */
-/* ------------------------------------------------------------------------ */
-
-/* Who a measured column is: the ratios compare the best jdoc column with the
- * best simdjson column (and with the best On Demand column). */
-typedef enum bench_family { FAM_JDOC, FAM_OD, FAM_DOM } bench_family;
-
-typedef struct bench_col {
-    const char *label; /* table header (<= 12 characters) */
-    const char *impl;  /* TSV impl */
-    bench_family fam;
-} bench_col;
-
-/* How a median ns-per-call becomes the reported number. */
+/* Reports. A cell is one case's median in the unit: ns / per / scale (rate: per * scale * 1e9 / ns). */
 typedef struct bench_unit {
-    const char *metric; /* TSV metric, e.g. "us_per_doc" */
-    const char *unit;   /* TSV unit, e.g. "us" */
-    double per_call;    /* work units per call (elements, events; 1 for documents) */
-    double scale;       /* value = ns / per_call / scale (1000: us); for rates: value = per_call * scale * 1e9 / ns */
-    bool rate;          /* higher is better (events/s) */
+    const char *metric, *unit;
+    double per, scale;
+    bool rate;
 } bench_unit;
+double bench_value(const bench_unit *u, double ns);
+/** Header: `name` column of width w, then each case's label. */
+void bench_head(int w, const char *name, const bench_case *c, int n);
+/** Cells of every case (width 10), then the largest IQR/median of the row ("~N%"). */
+void bench_cells(const bench_unit *u, const bench_case *c, int n);
+/** bench_cells, then the speed-up best simdjson time / best jdoc time (returned; 0: n/a), and the TSV rows. */
+double bench_row(FILE *tsv, const char *wl, const char *file, const bench_unit *u, const bench_case *c, int n);
+/** <out>/<wl>.tsv with its header line, or NULL (warning printed). */
+FILE *bench_tsv(const char *wl);
+/** TSV: workload file impl metric median min max unit ratio; ratio = time / best simdjson time ("-"). */
+void bench_tsv_cases(FILE *t, const char *wl, const char *file, const bench_unit *u, const bench_case *c, int n);
+void bench_tsv_value(FILE *t, const char *wl, const char *file, const char *impl, const char *metric, double v,
+                     const char *unit);
 
-typedef struct bench_row {
-    int best_jdoc, best_sj, best_od; /* column index, -1 if none measured */
-    double t_jdoc, t_sj, t_od;       /* their median ns per call */
-    double ratio_sj, ratio_od;       /* t_jdoc / t_sj and t_jdoc / t_od; 0 when n/a */
-} bench_row;
+/* Goals: printed where measured and again in the summary at the end.
+ * higher: the goal is measured >= target (else <=). */
+void bench_goal(const char *name, const char *what, double measured, double target, bool higher, const char *detail);
+void bench_goals_print(void);
+typedef struct bench_geo bench_geo;
+/** bench_goal of a geomean, its worst file as the detail (nothing when g is empty). */
+void bench_goal_geo(const char *name, const char *what, const bench_geo *g, double target, bool higher);
 
-/** Best columns and ratios of one file's measurement (skipped cases left out). */
-void bench_row_compute(const bench_col *cols, const bench_case *cases, int n, bench_row *row);
-/** A measured value in the unit. */
-double bench_unit_value(const bench_unit *u, double ns);
-/** One table cell: value ~ IQR/median, or `na` when skipped; width 15. */
-void bench_print_cell(const bench_unit *u, const bench_case *c, const char *na);
-/** Header cell of width 15. */
-void bench_print_head(const char *label);
-/** Print a number with 4 significant digits in `width` characters. */
-void bench_print_num(double v, int width);
+/* Running geometric mean with its worst element. */
+struct bench_geo {
+    double log_sum, worst;
+    int n;
+    char worst_at[128];
+};
+/** Add x; worst = the largest (higher = false) or smallest (higher = true). */
+void bench_geo_add(bench_geo *g, double x, bool higher, const char *where);
+double bench_geo_mean(const bench_geo *g);
 
-/** Open <out_dir>/<workload>.tsv and write the header line; NULL (with a warning) on failure. */
-FILE *bench_tsv_open(const bench_ctx *ctx, const char *workload, char *path, size_t cap);
-/** One TSV line per measured column: median/min/max in the unit, ratio = its
- *  time / the best simdjson time ("-" without simdjson). */
-void bench_tsv_rows(FILE *tsv, const char *workload, const char *file, const bench_col *cols,
-                    const bench_case *cases, int n, const bench_unit *u, const bench_row *row);
-/** One TSV line of a single value (allocations, bytes per byte): median = min = max, ratio "-". */
-void bench_tsv_value(FILE *tsv, const char *workload, const char *file, const char *impl, const char *metric,
-                     double v, const char *unit);
+/* Files: data 64-byte aligned, len bytes plus a NUL. */
+typedef struct bench_file {
+    char *name;
+    char *data;
+    size_t len;
+} bench_file;
+int bench_load(const char *path, bench_file *f); /* 0, or -1 (message printed) */
+void bench_file_free(bench_file *f);
+/** Regular files of dir ending in `suffix` (NULL: any) whose name contains --filter, sorted, as full
+ *  paths. Returns the count, -1 if the directory cannot be opened (message printed). */
+int bench_list(const char *dir, const char *suffix, char ***paths);
+void bench_list_free(char **paths, int n);
+/** Generated Docker data <data>/<name> (make bench-data writes it); -1 with a message when missing. */
+int bench_load_data(const char *name, bench_file *f);
 
-/* Goals: the numbered goals of the benchmark, reported once at the end. */
-enum { GOAL_FETCH = 1, GOAL_HOTLOOP, GOAL_SMALL, GOAL_STREAMS, GOAL_ALLOC, GOAL_COUNT };
-/** Record a goal's measurement: `ratio` (a time ratio jdoc/peer, or a count
- *  for GOAL_ALLOC), met = 1/0 (-1: no target), `detail` a short text. */
-void bench_goal_report(int goal, double ratio, int met, const char *detail);
-/** Record one workload's allocations per parse after warm-up (GOAL_ALLOC keeps the worst). */
-void bench_goal_alloc(const char *where, double allocs_per_parse);
-/** Print the summary of every goal (those not run say so). */
-void bench_goals_print(FILE *out);
+/* The simdjson peer: implementation `impl` (NULL: the default), or NULL with the reason printed
+ * ("simdjson WHAT: skipped: ..."); free (NULL allowed); the case function of every peer case:
+ * peer_simdjson_run(c->peer, c->op, c->shape) into c->rec, its result into c->count. */
+peer_simdjson *bench_peer(const char *impl, const char *what);
+void bench_peer_free(peer_simdjson *p);
+uint64_t bench_peer_fn(bench_case *c);
 
-/** Print the check failure of `impl` against the reference and return -1. */
-int bench_check_fail(const char *workload, const char *file, const char *impl, const char *ref,
-                     const bench_rec *got, const bench_rec *want, void (*describe)(size_t item, char *buf, size_t cap, void *ud),
-                     void *ud);
+/* Counting allocator: every call of a parser through it is counted. */
+typedef struct bench_alloc {
+    uint64_t allocs;
+    size_t live, peak;
+    jdoc_allocator a;
+} bench_alloc;
+/** A parser of kernel k (AUTO: the default) whose memory goes through c (which must outlive it). */
+jdoc_parser *bench_counting_parser(bench_alloc *c, jdoc_kernel_id k);
+/** Allocations per call of fn(c) over `calls` calls. */
+double bench_allocs_per_call(bench_alloc *a, bench_case *c, int calls);
 
-/* ------------------------------------------------------------------------ */
-/* Generated Docker data (bench_gen.c)                                      */
-/* ------------------------------------------------------------------------ */
+/* Workloads: 0 on success. */
+int bench_stage1(void);
+int bench_memory(void);
+int bench_fetch(void);
+int bench_small(void);
+int bench_hotloop(void);
+int bench_streams(void);
 
-/** Generate with the benchmark's own fallback generator: mode "list",
- *  "inspect-array" or "events" with n items, into a malloc'ed buffer.
- *  Returns 0, or -1 for an unknown mode or out of memory. */
-int bench_gen(const char *mode, unsigned n, char **out, size_t *len);
-/** `bench --gen MODE N`: write the fallback generator's output to stdout. */
-int bench_gen_main(int argc, char **argv);
-/** Load <data_dir>/<name> (written by make bench, by gen_docker or the
- *  fallback), or generate it in memory with the fallback generator. `source`
- *  says where it came from. Returns 0 or -1 (message printed). */
-int bench_data_load(const bench_ctx *ctx, const char *name, const char *mode, unsigned n, bench_file *f,
-                    char *source, size_t cap);
-
-/** Print "jdoc kernel: NAME" and the simdjson line shared by the new workloads. */
-void bench_print_impls(void);
-
-#endif /* JDOC_BENCH_H */
+#endif

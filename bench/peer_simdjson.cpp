@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* simdjson peer for the benchmarks: On Demand and DOM over a padded copy of the
- * input, parsers reused: stage 1, fetch by path, Docker hot loops, NDJSON
- * streams; C linkage (peer_simdjson.h). Values go to a bench_rec. */
+/* simdjson peer: On Demand and DOM parsers bound to one implementation, over a
+ * padded copy of the input: stage 1, fetch by pointer, Docker hot loops, NDJSON
+ * streams. C linkage (peer_simdjson.h); every value read goes to a bench_rec. */
 #include "peer_simdjson.h"
 
 #include <new>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <simdjson.h>
@@ -20,20 +19,17 @@
 using namespace simdjson;
 
 namespace {
-
-/* One pointer token: always a key; also an index when it is decimal without leading zeros. */
+/* A pointer token: always a key; also an index when decimal without leading zeros. */
 struct step {
     std::string key;
     size_t index;
     bool is_index;
 };
-
 struct qpath {
     std::string ptr;
     char type;
     std::vector<step> steps;
 };
-
 } // namespace
 
 struct peer_simdjson {
@@ -45,117 +41,64 @@ struct peer_simdjson {
 
 namespace {
 
-/* Read the value `v` as type t into r; any error is "missing". */
-template <class R> void read_typed(R &&v, char t, bench_rec *r)
+/* Read `v` as type t into r; any error is "missing". */
+template <class V> void read_typed(V &&v, char t, bench_rec *r)
 {
+    std::string_view s;
+    int64_t i;
+    uint64_t u;
+    double d;
+    bool b;
     switch (t) {
-    case 's': {
-        std::string_view s;
-        if (v.get_string().get(s))
-            bench_rec_missing(r);
-        else
-            bench_rec_str(r, s.data(), s.size());
-        break;
+    case 's': if (v.get_string().get(s)) break; bench_rec_str(r, s.data(), s.size()); return;
+    case 'i': if (v.get_int64().get(i)) break; bench_rec_i64(r, i); return;
+    case 'u': if (v.get_uint64().get(u)) break; bench_rec_u64(r, u); return;
+    case 'd': if (v.get_double().get(d)) break; bench_rec_f64(r, d); return;
+    case 'b': if (v.get_bool().get(b)) break; bench_rec_bool(r, b); return;
     }
-    case 'i': {
-        int64_t x;
-        if (v.get_int64().get(x))
-            bench_rec_missing(r);
-        else
-            bench_rec_i64(r, x);
-        break;
-    }
-    case 'u': {
-        uint64_t x;
-        if (v.get_uint64().get(x))
-            bench_rec_missing(r);
-        else
-            bench_rec_u64(r, x);
-        break;
-    }
-    case 'd': {
-        double x;
-        if (v.get_double().get(x))
-            bench_rec_missing(r);
-        else
-            bench_rec_f64(r, x);
-        break;
-    }
-    case 'b': {
-        bool x;
-        if (v.get_bool().get(x))
-            bench_rec_missing(r);
-        else
-            bench_rec_bool(r, x);
-        break;
-    }
-    default:
-        bench_rec_missing(r);
-    }
+    bench_rec_missing(r);
 }
 
-/* The index-th element of an array, by iterating to it. */
-error_code od_nth(ondemand::array a, size_t index, ondemand::value &out)
+/* One step from an object or array value (or from the document): a member, or the index-th element. */
+template <class V> error_code od_step(V &cur, const step &s, ondemand::value &out)
 {
+    ondemand::json_type t;
+    ondemand::array a;
+    SIMDJSON_TRY(cur.type().get(t));
+    if (t == ondemand::json_type::object)
+        return cur.find_field_unordered(s.key).get(out);
+    if (t != ondemand::json_type::array || !s.is_index)
+        return INCORRECT_TYPE;
+    SIMDJSON_TRY(cur.get_array().get(a));
     size_t i = 0;
-    for (auto el : a) {
-        if (i++ == index)
+    for (auto el : a)
+        if (i++ == s.index)
             return el.get(out);
-    }
     return INDEX_OUT_OF_BOUNDS;
 }
 
-/* One step from a value: a member of an object, or an element of an array. */
-error_code od_step(ondemand::value &cur, const step &s)
-{
-    ondemand::json_type t;
-    SIMDJSON_TRY(cur.type().get(t));
-    if (t == ondemand::json_type::object)
-        return cur.find_field_unordered(s.key).get(cur);
-    if (t == ondemand::json_type::array && s.is_index) {
-        ondemand::array a;
-        SIMDJSON_TRY(cur.get_array().get(a));
-        return od_nth(a, s.index, cur);
-    }
-    return INCORRECT_TYPE;
-}
-
-/* Hand-written navigation from the root: rewind, then one step at a time. */
+/* Hand-written navigation: rewind, then one step at a time. */
 error_code od_nav(ondemand::document &doc, const qpath &q, ondemand::value &cur)
 {
     doc.rewind();
-    ondemand::json_type t;
-    SIMDJSON_TRY(doc.type().get(t));
-    const step &s0 = q.steps[0];
-    if (t == ondemand::json_type::object) {
-        ondemand::object o;
-        SIMDJSON_TRY(doc.get_object().get(o));
-        SIMDJSON_TRY(o.find_field_unordered(s0.key).get(cur));
-    } else if (t == ondemand::json_type::array && s0.is_index) {
-        ondemand::array a;
-        SIMDJSON_TRY(doc.get_array().get(a));
-        SIMDJSON_TRY(od_nth(a, s0.index, cur));
-    } else {
-        return INCORRECT_TYPE;
-    }
+    SIMDJSON_TRY(od_step(doc, q.steps[0], cur));
     for (size_t k = 1; k < q.steps.size(); k++)
-        SIMDJSON_TRY(od_step(cur, q.steps[k]));
+        SIMDJSON_TRY(od_step(cur, q.steps[k], cur));
     return SUCCESS;
 }
 
-bool split_pointer(const char *p, size_t len, std::vector<step> &steps)
+bool split_pointer(const std::string &p, std::vector<step> &steps)
 {
-    if (len == 0 || p[0] != '/')
+    if (p.empty() || p[0] != '/')
         return false;
-    size_t i = 1;
-    for (;;) {
+    for (size_t i = 1;; i++) {
         step s{ std::string(), 0, false };
-        while (i < len && p[i] != '/') {
-            char c = p[i++];
+        for (; i < p.size() && p[i] != '/'; i++) {
+            char c = p[i];
             if (c == '~') {
-                if (i >= len || (p[i] != '0' && p[i] != '1'))
+                if (i + 1 >= p.size() || (p[i + 1] != '0' && p[i + 1] != '1'))
                     return false;
-                c = p[i++] == '0' ? '~' : '/';
+                c = p[++i] == '0' ? '~' : '/';
             }
             s.key.push_back(c);
         }
@@ -165,86 +108,82 @@ bool split_pointer(const char *p, size_t len, std::vector<step> &steps)
         if (s.is_index)
             s.index = (size_t)std::stoull(k);
         steps.push_back(std::move(s));
-        if (i >= len)
+        if (i >= p.size())
             return true;
-        i++; /* the '/' */
     }
 }
 
-void emit5(bench_rec *r, const std::string_view *f, const bool *ok)
-{
-    for (int k = 0; k < 5; k++) {
-        if (ok[k])
-            bench_rec_str(r, f[k].data(), f[k].size());
-        else
-            bench_rec_missing(r);
-    }
-}
-
-/* The idiomatic On Demand loop: each element's fields in document order,
- * find_field_unordered (which also finds fields out of order). */
+/* The idiomatic On Demand loop: each element's 5 fields in document order with
+ * find_field_unordered, recorded as Id, name, image, state, compose service. */
 int64_t hot_od(peer_simdjson *p, int shape, bench_rec *r)
 {
+    static const char svc[] = "com.docker.compose.service";
     ondemand::document doc;
-    auto err = p->od.iterate(p->input).get(doc);
-    if (err)
-        return -(int64_t)err;
     ondemand::array arr;
-    if ((err = doc.get_array().get(arr)))
+    auto err = p->od.iterate(p->input).get(doc);
+    if (err || (err = doc.get_array().get(arr)))
         return -(int64_t)err;
     int64_t n = 0;
     for (auto el : arr) {
-        ondemand::object o;
+        ondemand::object o, sub, labels;
         if ((err = el.get_object().get(o)))
             return -(int64_t)err;
-        std::string_view f[5];
-        bool ok[5] = { false, false, false, false, false };
-        ok[0] = !o.find_field_unordered("Id").get_string().get(f[0]);
+        std::string_view s[5];
+        bool ok[5] = {};
+        ok[0] = !o.find_field_unordered("Id").get_string().get(s[0]);
         if (shape == PEER_SHAPE_LIST) {
             ondemand::array names;
-            if (!o.find_field_unordered("Names").get_array().get(names)) {
+            if (!o.find_field_unordered("Names").get_array().get(names))
                 for (auto nm : names) {
-                    ok[1] = !nm.get_string().get(f[1]);
+                    ok[1] = !nm.get_string().get(s[1]);
                     break;
                 }
-            }
-            ok[2] = !o.find_field_unordered("Image").get_string().get(f[2]);
-            ondemand::object labels;
+            ok[2] = !o.find_field_unordered("Image").get_string().get(s[2]);
             if (!o.find_field_unordered("Labels").get_object().get(labels))
-                ok[4] = !labels.find_field_unordered("com.docker.compose.service").get_string().get(f[4]);
-            ok[3] = !o.find_field_unordered("State").get_string().get(f[3]);
+                ok[4] = !labels.find_field_unordered(svc).get_string().get(s[4]);
+            ok[3] = !o.find_field_unordered("State").get_string().get(s[3]);
         } else {
-            ondemand::object state;
-            if (!o.find_field_unordered("State").get_object().get(state))
-                ok[3] = !state.find_field_unordered("Status").get_string().get(f[3]);
-            ok[1] = !o.find_field_unordered("Name").get_string().get(f[1]);
-            ondemand::object config;
-            if (!o.find_field_unordered("Config").get_object().get(config)) {
-                ok[2] = !config.find_field_unordered("Image").get_string().get(f[2]);
-                ondemand::object labels;
-                if (!config.find_field_unordered("Labels").get_object().get(labels))
-                    ok[4] = !labels.find_field_unordered("com.docker.compose.service").get_string().get(f[4]);
+            if (!o.find_field_unordered("State").get_object().get(sub))
+                ok[3] = !sub.find_field_unordered("Status").get_string().get(s[3]);
+            ok[1] = !o.find_field_unordered("Name").get_string().get(s[1]);
+            if (!o.find_field_unordered("Config").get_object().get(sub)) {
+                ok[2] = !sub.find_field_unordered("Image").get_string().get(s[2]);
+                if (!sub.find_field_unordered("Labels").get_object().get(labels))
+                    ok[4] = !labels.find_field_unordered(svc).get_string().get(s[4]);
             }
         }
-        emit5(r, f, ok);
+        for (int k = 0; k < 5; k++) {
+            if (ok[k])
+                bench_rec_str(r, s[k].data(), s[k].size());
+            else
+                bench_rec_missing(r);
+        }
         n++;
     }
     return n;
 }
 
-int64_t hot_dom(peer_simdjson *p, bench_rec *r)
+template <class Stream> int64_t stream_rest(Stream &stream, const std::string &key, bench_rec *r)
 {
-    dom::element root;
-    auto err = p->dom.parse(p->input).get(root);
-    if (err)
-        return -(int64_t)err;
-    dom::array arr;
-    if ((err = root.get_array().get(arr)))
-        return -(int64_t)err;
     int64_t n = 0;
-    for (dom::element e : arr) {
-        for (const qpath &q : p->paths)
-            read_typed(e.at_pointer(q.ptr), q.type, r);
+    for (auto d : stream) {
+        std::string_view s;
+        error_code e;
+        if constexpr (std::is_same_v<Stream, dom::document_stream>) {
+            dom::element el;
+            if ((e = std::move(d).get(el)))
+                return -(int64_t)e;
+            e = el.at_key(key).get_string().get(s);
+        } else {
+            ondemand::document_reference doc;
+            if ((e = std::move(d).get(doc)))
+                return -(int64_t)e;
+            e = doc.find_field_unordered(key).get_string().get(s);
+        }
+        if (e)
+            bench_rec_missing(r);
+        else
+            bench_rec_str(r, s.data(), s.size());
         n++;
     }
     return n;
@@ -254,47 +193,46 @@ int64_t hot_dom(peer_simdjson *p, bench_rec *r)
 
 extern "C" {
 
-int peer_simdjson_available(void) { return 1; }
-
-const char *peer_simdjson_version(void) { return PEER_STR(SIMDJSON_VERSION); }
-
-const char *peer_simdjson_impl(void)
+const char *peer_simdjson_info(int what)
 {
-    static std::string name = simdjson::get_active_implementation()->name();
-    return name.c_str();
-}
-
-const char *peer_simdjson_impl_desc(void)
-{
-    static std::string d = simdjson::get_active_implementation()->description();
-    return d.c_str();
-}
-
-/* The macro as this file sees it: simdjson::builtin_implementation() would
- * answer for the library's own build (baseline flags: "fallback"). */
-const char *peer_simdjson_builtin(void) { return PEER_STR(SIMDJSON_BUILTIN_IMPLEMENTATION); }
-
-const char *peer_simdjson_compiler(void) { return "g++ " __VERSION__ " " PEER_CXXFLAGS_STR; }
-
-int peer_simdjson_threads(void)
-{
-#ifdef SIMDJSON_THREADS_ENABLED
-    return 1;
-#else
-    return 0;
-#endif
-}
-
-peer_simdjson *peer_simdjson_new(void)
-{
-    peer_simdjson *p = new (std::nothrow) peer_simdjson();
-#ifdef SIMDJSON_THREADS_ENABLED
-    /* A helper thread's work would not show in this thread's CPU time. */
-    if (p) {
-        p->od.threaded = false;
-        p->dom.threaded = false;
+    static std::string active = get_active_implementation()->name();
+    switch (what) {
+    case 0: return PEER_STR(SIMDJSON_VERSION);
+    case 1: return active.c_str();
+    case 2: return PEER_STR(SIMDJSON_BUILTIN_IMPLEMENTATION); /* as this file's flags see it */
+    default: return "g++ " __VERSION__ " " PEER_CXXFLAGS_STR;
     }
+}
+
+peer_simdjson *peer_simdjson_new(const char *impl, const char **why)
+{
+    const implementation *saved = get_active_implementation();
+    const implementation *want = impl ? get_available_implementations()[impl] : saved;
+    if (!want) {
+        *why = "not compiled into libsimdjson";
+        return nullptr;
+    }
+    if (!want->supported_by_runtime_system()) {
+        *why = "not supported by this CPU/OS";
+        return nullptr;
+    }
+    peer_simdjson *p = new (std::nothrow) peer_simdjson();
+    if (!p) {
+        *why = "out of memory";
+        return nullptr;
+    }
+    /* A parser takes the active implementation when it first allocates, and keeps it. */
+    get_active_implementation() = want;
+    bool ok = !p->od.allocate(1 << 16) && !p->dom.allocate(1 << 16);
+    get_active_implementation() = saved;
+#ifdef SIMDJSON_THREADS_ENABLED
+    p->od.threaded = p->dom.threaded = false; /* a helper thread's time would not be counted */
 #endif
+    if (!ok) {
+        delete p;
+        *why = "allocation failed";
+        return nullptr;
+    }
     return p;
 }
 
@@ -303,48 +241,20 @@ void peer_simdjson_free(peer_simdjson *p) { delete p; }
 int peer_simdjson_set_input(peer_simdjson *p, const char *json, size_t len)
 {
     try {
-        p->input = simdjson::padded_string(json, len);
+        p->input = padded_string(json, len);
     } catch (...) {
         return -1;
     }
     return p->input.size() == len ? 0 : -1;
 }
 
-int64_t peer_simdjson_iterate(peer_simdjson *p)
-{
-    auto doc = p->od.iterate(p->input);
-    if (doc.error())
-        return -(int64_t)doc.error();
-    auto t = doc.type();
-    if (t.error())
-        return -(int64_t)t.error();
-    return (int64_t)t.value_unsafe();
-}
-
-int64_t peer_simdjson_dom(peer_simdjson *p)
-{
-    simdjson::dom::element root;
-    auto err = p->dom.parse(p->input).get(root);
-    if (err)
-        return -(int64_t)err;
-    return (int64_t)(unsigned char)root.type();
-}
-
-const char *peer_simdjson_error_message(int64_t rc)
-{
-    return rc < 0 ? simdjson::error_message((simdjson::error_code)(-rc)) : "ok";
-}
-
-int peer_simdjson_set_paths(peer_simdjson *p, size_t n, const char *const *ptrs, const size_t *lens,
-                            const char *types)
+int peer_simdjson_set_paths(peer_simdjson *p, size_t n, const char *const *ptrs, const char *types)
 {
     try {
         p->paths.clear();
         for (size_t i = 0; i < n; i++) {
-            qpath q;
-            q.ptr.assign(ptrs[i], lens[i]);
-            q.type = types[i];
-            if (!split_pointer(ptrs[i], lens[i], q.steps))
+            qpath q{ ptrs[i], types[i], {} };
+            if (!split_pointer(q.ptr, q.steps))
                 return -1;
             p->paths.push_back(std::move(q));
         }
@@ -354,79 +264,74 @@ int peer_simdjson_set_paths(peer_simdjson *p, size_t n, const char *const *ptrs,
     return 0;
 }
 
-int64_t peer_simdjson_fetch(peer_simdjson *p, int mode, bench_rec *r)
+int64_t peer_simdjson_run(peer_simdjson *p, int op, int shape, bench_rec *r)
 {
-    if (mode == PEER_DOM_POINTER) {
-        dom::element root;
-        auto err = p->dom.parse(p->input).get(root);
-        if (err)
-            return -(int64_t)err;
-        for (const qpath &q : p->paths)
-            read_typed(root.at_pointer(q.ptr), q.type, r);
-        return (int64_t)p->paths.size();
-    }
+    error_code err = SUCCESS;
+    dom::element root;
     ondemand::document doc;
-    auto err = p->od.iterate(p->input).get(doc);
-    if (err)
-        return -(int64_t)err;
-    if (mode == PEER_OD_POINTER) {
-        for (const qpath &q : p->paths)
-            read_typed(doc.at_pointer(q.ptr), q.type, r);
-    } else {
+    switch (op) {
+    case PEER_ITERATE: {
+        ondemand::json_type t;
+        if ((err = p->od.iterate(p->input).get(doc)) || (err = doc.type().get(t)))
+            break;
+        return t == ondemand::json_type::array ? '[' : t == ondemand::json_type::object ? '{' : 's';
+    }
+    case PEER_DOM:
+        if ((err = p->dom.parse(p->input).get(root)))
+            break;
+        return root.is_array() ? '[' : root.is_object() ? '{' : 's';
+    case PEER_OD_PTR:
+    case PEER_OD_NAV:
+        if ((err = p->od.iterate(p->input).get(doc)))
+            break;
         for (const qpath &q : p->paths) {
             ondemand::value v;
-            if (od_nav(doc, q, v))
+            if (op == PEER_OD_PTR)
+                read_typed(doc.at_pointer(q.ptr), q.type, r);
+            else if (od_nav(doc, q, v))
                 bench_rec_missing(r);
             else
                 read_typed(v, q.type, r);
         }
-    }
-    return (int64_t)p->paths.size();
-}
-
-int64_t peer_simdjson_hot(peer_simdjson *p, int mode, int shape, bench_rec *r)
-{
-    return mode == PEER_DOM_POINTER ? hot_dom(p, r) : hot_od(p, shape, r);
-}
-
-int64_t peer_simdjson_stream(peer_simdjson *p, int mode, const char *field, bench_rec *r)
-{
-    int64_t n = 0;
-    std::string_view key(field);
-    if (mode == PEER_STREAM_OD) {
-        ondemand::document_stream stream;
-        auto err = p->od.iterate_many(p->input).get(stream);
-        if (err)
-            return -(int64_t)err;
-        for (auto d : stream) {
-            ondemand::document_reference doc;
-            if ((err = std::move(d).get(doc)))
-                return -(int64_t)err;
-            std::string_view s;
-            if (doc.find_field_unordered(key).get_string().get(s))
-                bench_rec_missing(r);
-            else
-                bench_rec_str(r, s.data(), s.size());
+        return (int64_t)p->paths.size();
+    case PEER_DOM_PTR:
+        if ((err = p->dom.parse(p->input).get(root)))
+            break;
+        for (const qpath &q : p->paths)
+            read_typed(root.at_pointer(q.ptr), q.type, r);
+        return (int64_t)p->paths.size();
+    case PEER_HOT_OD:
+        return hot_od(p, shape, r);
+    case PEER_HOT_DOM: {
+        dom::array arr;
+        if ((err = p->dom.parse(p->input).get(root)) || (err = root.get_array().get(arr)))
+            break;
+        int64_t n = 0;
+        for (dom::element e : arr) {
+            for (const qpath &q : p->paths)
+                read_typed(e.at_pointer(q.ptr), q.type, r);
             n++;
         }
         return n;
     }
-    dom::document_stream stream;
-    auto err = p->dom.parse_many(p->input).get(stream);
-    if (err)
-        return -(int64_t)err;
-    for (auto d : stream) {
-        dom::element e;
-        if ((err = std::move(d).get(e)))
-            return -(int64_t)err;
-        std::string_view s;
-        if (e.at_key(key).get_string().get(s))
-            bench_rec_missing(r);
-        else
-            bench_rec_str(r, s.data(), s.size());
-        n++;
+    case PEER_STREAM_OD: {
+        ondemand::document_stream s;
+        if ((err = p->od.iterate_many(p->input).get(s)))
+            break;
+        return stream_rest(s, p->paths.at(0).steps.at(0).key, r);
     }
-    return n;
+    case PEER_STREAM_DOM: {
+        dom::document_stream s;
+        if ((err = p->dom.parse_many(p->input).get(s)))
+            break;
+        return stream_rest(s, p->paths.at(0).steps.at(0).key, r);
+    }
+    default:
+        err = UNSUPPORTED_ARCHITECTURE;
+    }
+    return -(int64_t)err;
 }
+
+const char *peer_simdjson_error(int64_t rc) { return rc < 0 ? error_message((error_code)(-rc)) : "ok"; }
 
 } /* extern "C" */
