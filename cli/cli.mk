@@ -2,7 +2,7 @@
 # The jdoc command-line tool ($(BUILD)/jdoc), its end-to-end tests (`make check-cli`,
 # run by `make test`) and the Docker demo (`make demo`, defined in demo/demo.mk).
 
-CLI_SRC := cli/jdoc.c cli/input.c cli/emit.c
+CLI_SRC := cli/jdoc.c cli/input.c cli/emit.c cli/feed.c
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 
 EXTRA_ALL     += $(BUILD)/jdoc
