@@ -80,77 +80,107 @@ void feed_free(feed *f)
 int feed_read_errno(const feed *f) { return f->rerr; }
 bool feed_live(const feed *f) { return f->fd >= 0; }
 
+/* Byte classes for the scanner; the fast loops skip class 0 of their table. */
+enum { C_PLAIN, C_QUOTE, C_BSLASH, C_NL, C_OPEN, C_CLOSE, C_DELIM };
+static unsigned char in_string[256], in_container[256], top[256];
+
+static void classes(void)
+{
+    if (top['{'])
+        return;
+    in_string['"'] = C_QUOTE;
+    in_string['\\'] = C_BSLASH;
+    in_string['\n'] = C_NL;
+    for (int c = 0; c < 256; c++)
+        top[c] = C_PLAIN;
+    top[' '] = top['\t'] = top['\r'] = top[','] = top[':'] = C_DELIM;
+    top['\n'] = C_NL;
+    in_container['"'] = top['"'] = C_QUOTE;
+    in_container['\\'] = top['\\'] = C_BSLASH;
+    in_container['{'] = in_container['['] = top['{'] = top['['] = C_OPEN;
+    in_container['}'] = in_container[']'] = top['}'] = top[']'] = C_CLOSE;
+}
+
 /* Follow buf[scanned..len): string, escape and bracket state outside and
  * inside strings, as stage 1 sees them. A document at depth 0 ends after its
  * closing bracket or quote, or before the byte after a bare scalar. A raw
  * newline inside a string is damage the library resyncs after: so does this
- * scanner. Brackets that close more than was opened count as closing to 0. */
+ * scanner. Brackets that close more than was opened count as closing to 0.
+ * Inside strings and containers only a few bytes matter: tight loops skip
+ * the others. */
 static void scan(feed *f)
 {
-    const char *s = f->buf;
-    size_t n = f->len, depth = f->depth, cut = f->cut;
+    const unsigned char *s = (const unsigned char *)f->buf;
+    size_t n = f->len, depth = f->depth, cut = f->cut, i = f->scanned;
     bool in_str = f->in_str, esc = f->esc, in_scalar = f->in_scalar;
-    for (size_t i = f->scanned; i < n; i++) {
-        char c = s[i];
-        if (in_str) {
-            if (esc) {
-                esc = false;
-                if (c != '\n')
-                    continue;
+    classes();
+    while (i < n) {
+        if (esc) {   /* the byte after a backslash is never structural (a newline still ends a string) */
+            esc = false;
+            if (s[i] != '\n') {
+                i++;
+                continue;
             }
-            if (c == '"') {
+        }
+        if (in_str) {
+            while (i < n && !in_string[s[i]])
+                i++;
+            if (i == n)
+                break;
+            switch (in_string[s[i]]) {
+            case C_QUOTE:
                 in_str = false;
                 if (depth == 0)
                     cut = i + 1;
-            } else if (c == '\\') {
+                break;
+            case C_BSLASH:
                 esc = true;
-            } else if (c == '\n') {
+                break;
+            default:   /* a raw newline: damage, resync after it */
                 in_str = false;
                 depth = 0;
                 cut = i + 1;
+                break;
             }
+            i++;
             continue;
         }
-        if (esc) {   /* a backslash outside strings: the byte after it is not structural */
-            esc = false;
-            if (c != '\n')
-                continue;
+        if (depth > 0) {
+            while (i < n && !in_container[s[i]])
+                i++;
+            if (i == n)
+                break;
         }
-        switch (c) {
-        case ' ': case '\t': case '\r': case '\n': case ',': case ':':
-            if (in_scalar && depth == 0)
-                cut = i;
-            in_scalar = false;
-            break;
-        case '"':
-            if (in_scalar && depth == 0)
-                cut = i;
+        unsigned char k = top[s[i]];
+        if (k != C_PLAIN && k != C_BSLASH && in_scalar && depth == 0)
+            cut = i;   /* a bare scalar ends before any delimiter */
+        switch (k) {
+        case C_QUOTE:
             in_scalar = false;
             in_str = true;
             break;
-        case '{': case '[':
-            if (in_scalar && depth == 0)
-                cut = i;
+        case C_OPEN:
             in_scalar = false;
             depth++;
             break;
-        case '}': case ']':
-            if (in_scalar && depth == 0)
-                cut = i;
+        case C_CLOSE:
             in_scalar = false;
             if (depth > 0)
                 depth--;
             if (depth == 0)
                 cut = i + 1;
             break;
-        case '\\':
+        case C_BSLASH:
             esc = true;
             break;
+        case C_PLAIN:
+            in_scalar = true;   /* depth 0 here */
+            break;
         default:
-            if (depth == 0)
-                in_scalar = true;
+            in_scalar = false;
             break;
         }
+        i++;
     }
     f->scanned = n;
     f->depth = depth;
