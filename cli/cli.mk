@@ -23,3 +23,7 @@ check-cli: $(BUILD)/jdoc $(BUILD)/gen_docker
 
 -include demo/demo.mk
 -include $(CLI_OBJ:.o=.d)
+
+# tests/test_cli_live.c runs the tool of this build (BUILD=build/san: the sanitized one).
+$(BUILD)/tests/test_cli_live: private JDOC_CFLAGS += -DJDOC_CLI='"$(BUILD)/jdoc"'
+$(BUILD)/tests/test_cli_live: $(BUILD)/jdoc
