@@ -378,7 +378,7 @@ static unsigned rnd(unsigned n)
 }
 
 /* Run the tool on `file` (mapped), or on its bytes through a pipe in writes
- * of 1 to 8 bytes; out, err and status of the run. */
+ * of 1 to 8 bytes with pauses; out, err and status of the run. */
 static void run_on(const char *file, const char *data, size_t len, bool piped, const char *path, char *out,
                    size_t *outlen, char *err, size_t *errlen, int *status)
 {
@@ -393,6 +393,8 @@ static void run_on(const char *file, const char *data, size_t len, bool piped, c
                 k = len - i;
             cr_assert(write(c.in, data + i, k) == (ssize_t)k);
             i += k;
+            if (rnd(3) == 0)
+                usleep(300);   /* so that the tool reads the pieces apart */
         }
         close(c.in);
         c.in = -1;
