@@ -53,7 +53,7 @@ static bool under_valgrind(void)
 
 /* Memory limit for the tool, in KiB: ASan's shadow memory and quarantine
  * raise the floor. */
-static long rss_limit_kib(long plain) { return SANITIZED ? plain + 192 * 1024 : plain; }
+static long rss_limit_kib(long plain) { return SANITIZED ? plain + 32 * 1024 : plain; }
 
 typedef struct child {
     pid_t pid;
