@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
@@ -143,6 +145,33 @@ static bool map_file(input *in, int fd, size_t size)
     return true;
 }
 
+/* A Unix stream socket named by `path` (open() says ENXIO for those):
+ * connect and read what the other end sends. */
+static int connect_socket(const char *path, int *fd, bool *owned)
+{
+    struct stat st;
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    if (stat(path, &st) != 0 || !S_ISSOCK(st.st_mode))
+        return ENXIO;
+    if (strlen(path) >= sizeof sa.sun_path)
+        return ENAMETOOLONG;
+    strcpy(sa.sun_path, path);
+    *fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (*fd < 0)
+        return errno;
+    int r;
+    do
+        r = connect(*fd, (struct sockaddr *)&sa, sizeof sa);
+    while (r != 0 && errno == EINTR);
+    if (r != 0) {
+        int e = errno;
+        close(*fd);
+        return e;
+    }
+    *owned = true;
+    return 0;
+}
+
 /* Open `path` ("-": stdin, not opened) into *fd; *owned when it must be closed. */
 static int open_path(const char *path, int *fd, bool *owned)
 {
@@ -154,6 +183,8 @@ static int open_path(const char *path, int *fd, bool *owned)
     do
         *fd = open(path, O_RDONLY | O_CLOEXEC);
     while (*fd < 0 && errno == EINTR);
+    if (*fd < 0 && errno == ENXIO)
+        return connect_socket(path, fd, owned);
     *owned = *fd >= 0;
     return *fd < 0 ? errno : 0;
 }

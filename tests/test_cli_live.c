@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -251,7 +252,8 @@ Test(live, a_damaged_document_does_not_hold_back_the_next)
     cr_assert(strstr(err_text(&c), "<stdin>:2:9 (byte 17): document 2: "));
 }
 
-/* A FIFO named on the command line and a socket as stdin are read as they come too. */
+/* A FIFO or a Unix socket named on the command line, and a socket as stdin,
+ * are read as they come too. */
 Test(live, fifo_and_socket)
 {
     char dir[] = "/tmp/jdoc-live.XXXXXX";
@@ -272,6 +274,28 @@ Test(live, fifo_and_socket)
     cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     unlink(fifo);
     rmdir(dir);
+
+    /* a listening socket: jdoc connects and reads what it is sent */
+    char dir2[] = "/tmp/jdoc-live.XXXXXX";
+    cr_assert(mkdtemp(dir2));
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s/sock", dir2);
+    int l = socket(AF_UNIX, SOCK_STREAM, 0);
+    cr_assert(l >= 0 && bind(l, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(l, 1) == 0);
+    const char *args1[] = { "-r", "--ndjson", sa.sun_path, "/a", NULL };
+    child u = spawn(args1, open("/dev/null", O_RDONLY), -1);
+    struct pollfd pl = { l, POLLIN, 0 };
+    cr_assert(poll(&pl, 1, 10000) == 1, "jdoc did not connect: %s", err_text(&u));
+    int a = accept(l, NULL, NULL);
+    cr_assert(a >= 0);
+    put(a, "{\"a\":\"sock\"}\n");
+    expect_now(u.out, "sock\n", 10000);
+    close(a);
+    close(l);
+    st = finish(&u, NULL, 30);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d: %s", st, err_text(&u));
+    unlink(sa.sun_path);
+    rmdir(dir2);
 
     int sv[2];
     cr_assert(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
@@ -446,6 +470,35 @@ Test(live, piped_in_pieces_prints_what_the_mapped_file_prints)
         cr_assert(s1 == s2 && n1 == n2 && memcmp(o1, o2, n1) == 0 && m1s == m2 && memcmp(e1s, e2, m2) == 0,
                   "seed %d, input '%.*s': mapped (status %d) printed '%.*s' / '%.*s', piped (status %d) '%.*s' / '%.*s'",
                   seed, (int)len, data, s1, (int)n1, o1, (int)m1s, e1s, s2, (int)n2, o2, (int)m2, e2);
+    }
+    unlink(file);
+    rmdir(dir);
+}
+
+/* ---- standard input that is a file ---- */
+
+/* It is mapped like a named file, from where it stands when part of it was read. */
+Test(live, stdin_file_from_where_it_stands)
+{
+    char dir[] = "/tmp/jdoc-live.XXXXXX";
+    cr_assert(mkdtemp(dir));
+    char file[64];
+    snprintf(file, sizeof file, "%s/two.json", dir);
+    FILE *f = fopen(file, "wb");
+    cr_assert(f && fputs("{\"a\":1}\n{\"a\":[2,3]}\n", f) >= 0 && fclose(f) == 0);
+    for (int at = 0; at < 2; at++) {
+        int fd = open(file, O_RDONLY);
+        cr_assert(fd >= 0 && lseek(fd, at ? 8 : 0, SEEK_SET) == (at ? 8 : 0));
+        const char *one[] = { "-", "/a", NULL };
+        const char *stream[] = { "--ndjson", "-", "/a", NULL };
+        child c = spawn(at ? one : stream, fd, -1);
+        close(fd);
+        char out[64];
+        size_t n = get(c.out, out, sizeof out, sizeof out, 10000);
+        int st = finish(&c, NULL, 30);
+        const char *want = at ? "[2,3]\n" : "1\n[2,3]\n";
+        cr_assert(n == strlen(want) && memcmp(out, want, n) == 0, "at %d: '%.*s'", at ? 8 : 0, (int)n, out);
+        cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d: %s", st, err_text(&c));
     }
     unlink(file);
     rmdir(dir);
