@@ -198,9 +198,9 @@ value_check() {
         return
     fi
     if out=$("$CHECK" "$file" "$file.tsv" 2>&1); then ok; else bad "$name: C API"; printf '%s\n' "$out" | head -20; fi
-    echo "  ${out##*$'\n'}"
+    out=${out##*$'\n'}; echo "  ${out//$T\//}"
     if out=$(python3 "$HERE/expect.py" cli "$JDOC" "$file" "$file.tsv" 2>&1); then ok; else bad "$name: CLI"; printf '%s\n' "$out" | head -20; fi
-    echo "  ${out##*$'\n'}"
+    out=${out##*$'\n'}; echo "  ${out//$T\//}"
 }
 api '/containers/json?all=1' >"$T/containers.json" || bad "/containers/json"
 value_check /containers/json "$T/containers.json"
@@ -222,10 +222,10 @@ api /images/json >"$T/images.json" || bad /images/json
 value_check /images/json "$T/images.json"
 # /images/create answers a stream of documents; so does a bounded /events
 if out=$(python3 "$HERE/expect.py" ndjson "$JDOC" "$T/import.json" /status 2>&1); then ok; else bad "/images/create: $out"; fi
-echo "  $out"
+echo "  ${out//$T\//}"
 api "/events?since=0&until=$(date +%s)" >"$T/events-past.json" || bad "/events?until"
 if out=$(python3 "$HERE/expect.py" ndjson "$JDOC" "$T/events-past.json" /Actor/Attributes 2>&1); then ok; else bad "/events?until: $out"; fi
-echo "  $out"
+echo "  ${out//$T\//}"
 
 # ---- more events while the stream is open, then its end ----
 for c in shop-web-1 monitoring-grafana-1; do
@@ -248,7 +248,7 @@ if [ "$rc" = 0 ] || { [ "$rc" = 3 ] && ! grep -v ': /status: not found$' "$T/eve
     bad "events: jdoc exit ${rc:-none}: $(head -3 "$T/events.err")"
 fi
 if out=$(python3 "$HERE/expect.py" events "$T/events.raw" "$T/events.out" 2>&1); then ok; else bad "$out"; fi
-echo "  $out"
+echo "  ${out//$T\//}"
 
 echo "check-docker: $pass passed, $fail failed ($(($(date +%s) - t0)) s)"
 [ "$fail" = 0 ]
