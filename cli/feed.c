@@ -80,7 +80,7 @@ void feed_free(feed *f)
 int feed_read_errno(const feed *f) { return f->rerr; }
 bool feed_live(const feed *f) { return f->fd >= 0; }
 
-/* Byte classes for the scanner; the fast loops skip class 0 of their table. */
+/* Byte classes for the scanner; skip_plain skips class 0 of its table. */
 enum { C_PLAIN, C_QUOTE, C_BSLASH, C_NL, C_OPEN, C_CLOSE, C_DELIM };
 static unsigned char in_string[256], in_container[256], top[256];
 
@@ -101,12 +101,45 @@ static void classes(void)
     in_container['}'] = in_container[']'] = top['}'] = top[']'] = C_CLOSE;
 }
 
+/* The first byte at or after i that matters inside a string (quote,
+ * backslash, newline) or inside a container outside strings (quote,
+ * backslash, bracket); n when none. Eight bytes at a time: a byte equal to
+ * c is a zero byte of w ^ c, and (x - 0x01..) & ~x & 0x80.. marks the zero
+ * bytes of x, exactly up to the first one (a borrow only runs upwards). */
+static size_t skip_plain(const unsigned char *s, size_t i, size_t n, bool str)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+#define ZEROS(x) (((x) - ones) & ~(x) & highs)
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\'), m;
+        if (str) {
+            uint64_t nl = w ^ (ones * '\n');
+            m = ZEROS(q) | ZEROS(b) | ZEROS(nl);
+        } else {
+            /* | 0x20 turns [ ] into { }, and no other byte into either */
+            uint64_t lo = w | (ones * 0x20), o = lo ^ (ones * '{'), c = lo ^ (ones * '}');
+            m = ZEROS(q) | ZEROS(b) | ZEROS(o) | ZEROS(c);
+        }
+        if (m)
+            return i + (size_t)(__builtin_ctzll(m) >> 3);
+    }
+#undef ZEROS
+#endif
+    const unsigned char *t = str ? in_string : in_container;
+    while (i < n && !t[s[i]])
+        i++;
+    return i;
+}
+
 /* Follow buf[scanned..len): string, escape and bracket state outside and
  * inside strings, as stage 1 sees them. A document at depth 0 ends after its
  * closing bracket or quote, or before the byte after a bare scalar. A raw
  * newline inside a string is damage the library resyncs after: so does this
  * scanner. Brackets that close more than was opened count as closing to 0.
- * Inside strings and containers only a few bytes matter: tight loops skip
+ * Inside strings and containers only a few bytes matter: skip_plain skips
  * the others. */
 static void scan(feed *f)
 {
@@ -123,8 +156,7 @@ static void scan(feed *f)
             }
         }
         if (in_str) {
-            while (i < n && !in_string[s[i]])
-                i++;
+            i = skip_plain(s, i, n, true);
             if (i == n)
                 break;
             switch (in_string[s[i]]) {
@@ -146,8 +178,7 @@ static void scan(feed *f)
             continue;
         }
         if (depth > 0) {
-            while (i < n && !in_container[s[i]])
-                i++;
+            i = skip_plain(s, i, n, false);
             if (i == n)
                 break;
         }
