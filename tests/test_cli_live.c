@@ -330,7 +330,7 @@ Test(live, a_long_stream_stays_in_a_fixed_rss)
 {
     if (under_valgrind())
         cr_skip_test("the tool runs under valgrind here: its memory is valgrind's");
-    const unsigned long total = 256ul << 20;   /* bytes of events: far above the limit below */
+    const unsigned long total = 128ul << 20;   /* bytes of events: four times the limit below */
     const char *args[] = { "-r", "--ndjson", "-", "/status", "/Actor/Attributes/exitCode", NULL };
     child c = spawn(args, -1, -1);
     fcntl(c.in, F_SETFL, O_NONBLOCK);
