@@ -57,6 +57,11 @@ cleanup() {
         cpid=$(cat "$T/exec/containerd/containerd.pid" 2>/dev/null)
         stop_pid "$DPID" 20
         [ -n "$cpid" ] && stop_pid "$cpid" 5
+        # after a KILL: the container shims, which name this directory
+        local p
+        for p in /proc/[0-9]*; do
+            grep -qF -- "$T/" "$p/cmdline" 2>/dev/null && kill -KILL "${p#/proc/}" 2>/dev/null
+        done
     fi
     # whatever is still mounted below the directory (after a KILL)
     grep -o " $T/[^ ]*" /proc/mounts 2>/dev/null | sort -r | while read -r m; do umount -l "$m" 2>/dev/null; done
@@ -80,7 +85,10 @@ api() {   # api [curl options] PATH: the answer on stdout
 
 # ---- the daemon ----
 t0=$(date +%s)
+# Its own containerd namespaces: where a system containerd runs, dockerd uses
+# it, and must not meet (and clean up) another daemon's containers there.
 dockerd --storage-driver=vfs --iptables=false --ip-masq=false --bridge=none --shutdown-timeout=3 \
+    --containerd-namespace=jdoc-check --containerd-plugins-namespace=jdoc-check-plugins \
     --data-root="$T/data" --exec-root="$T/exec" --pidfile="$T/pid" -H "unix://$S" >"$T/dockerd.log" 2>&1 &
 DPID=$!
 for ((i = 0; i < 300; i++)); do
