@@ -4,7 +4,8 @@
  * buffer; a small scanner finds where the last whole document of what was read
  * ends, and the bytes before that point (a batch) go to jdoc_stream_begin and
  * jdoc_stream_next as they are; the rest waits for more bytes. Memory is
- * therefore a read or two plus the longest document, however long the stream.
+ * therefore at most a megabyte (what is read before a batch goes out) plus
+ * the longest document, however long the stream.
  *
  * Batches are cut so that the library sees what it would see in the whole
  * input: the scanner follows strings, escapes and bracket depth as stage 1
@@ -37,7 +38,7 @@ struct feed {
 
     /* the scanner, over buf[0..scanned) */
     size_t scanned;
-    size_t cut;          /* buf[0..cut) holds whole documents (and what follows them on the line) */
+    size_t cut;          /* buf[0..cut) holds whole documents (or damaged ones the library resyncs after) */
     size_t depth;
     bool in_str, esc, in_scalar;
     bool skip_line;      /* drop bytes up to and including the next newline */
