@@ -538,7 +538,7 @@ Test(live, four_gib_is_rejected_from_the_size_without_reading)
         if (!under_valgrind()) {
             cr_assert(ru.ru_maxrss < rss_limit_kib(16 * 1024), "way %d: max RSS %ld KiB: it read the file", way,
                       ru.ru_maxrss);
-            cr_assert(t < 2.0, "way %d: %.1f s: it read the file", way, t);
+            cr_assert(t < 5.0, "way %d: %.1f s: it read the file", way, t);
         }
     }
     unlink(file);
@@ -619,7 +619,12 @@ Test(live, pretty_printing_30000_levels_flushes_as_it_closes)
     size_t got = 0;
     char lastc = 0;
     ssize_t r;
-    while ((r = read(c.out, buf, sizeof buf)) > 0) {
+    double end = now() + 120;
+    for (;;) {
+        struct pollfd p = { c.out, POLLIN, 0 };
+        cr_assert(poll(&p, 1, 30000) == 1 && now() < end, "the tool stalled after %zu bytes", got);
+        if ((r = read(c.out, buf, sizeof buf)) <= 0)
+            break;
         got += (size_t)r;
         lastc = buf[r - 1];
     }
