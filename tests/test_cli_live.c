@@ -263,8 +263,11 @@ Test(live, fifo_and_socket)
     cr_assert(mkfifo(fifo, 0600) == 0);
     const char *args[] = { "-r", "--ndjson", fifo, "/a", NULL };
     child c = spawn(args, open("/dev/null", O_RDONLY), -1);
-    int w = open(fifo, O_WRONLY);   /* waits for the tool to open it */
-    cr_assert(w >= 0);
+    int w = -1;   /* once the tool has opened it for reading */
+    for (double end = now() + 10; w < 0 && now() < end; usleep(10000))
+        w = open(fifo, O_WRONLY | O_NONBLOCK);
+    cr_assert(w >= 0, "the tool did not open the FIFO: %s", strerror(errno));
+    fcntl(w, F_SETFL, 0);
     put(w, "{\"a\":\"one\"}\n");
     expect_now(c.out, "one\n", 10000);
     put(w, "{\"a\":\"two\"}");
