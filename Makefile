@@ -49,6 +49,7 @@ EXTRA_INSTALL :=
 -include bench/bench.mk
 -include fuzz/fuzz.mk
 -include bindings/ruby/ruby.mk
+-include tests/docker/docker.mk
 
 .PHONY: all lib test check check-unit check-arm64 check-readme check-isa install clean bench
 all: lib $(TEST_BIN) $(EXTRA_ALL)

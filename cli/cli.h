@@ -41,10 +41,17 @@ typedef struct input {
     void *map;        /* mapping to unmap (with its guard page), or NULL */
     size_t maplen;
     char *heap;       /* buffer to free, or NULL */
+    int fd;           /* input_open_stream: the descriptor to read from, or -1 */
+    bool close_fd;    /* input_close closes fd */
 } input;
 
-/* Read `path` ("-" = stdin). 0 on success; else an errno value. */
+/* Read `path` ("-" = stdin; a regular file there is mapped like a named one).
+ * 0 on success; else an errno value: EFBIG for a regular file of 4 GiB or
+ * more (seen from its size, nothing read) or input that reaches 4 GiB. */
 int input_open(input *in, const char *path);
+/* As input_open for regular files (mapped, in->fd = -1); anything else (a
+ * pipe, FIFO, socket, terminal) is left open in in->fd, unread. */
+int input_open_stream(input *in, const char *path);
 void input_close(input *in);
 
 /* Line and column (1-based; columns count bytes) of byte offsets: O(n) in

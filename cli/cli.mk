@@ -2,7 +2,7 @@
 # The jdoc command-line tool ($(BUILD)/jdoc), its end-to-end tests (`make check-cli`,
 # run by `make test`) and the Docker demo (`make demo`, defined in demo/demo.mk).
 
-CLI_SRC := cli/jdoc.c cli/input.c cli/emit.c
+CLI_SRC := cli/jdoc.c cli/input.c cli/emit.c cli/feed.c
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 
 EXTRA_ALL     += $(BUILD)/jdoc
@@ -23,3 +23,7 @@ check-cli: $(BUILD)/jdoc $(BUILD)/gen_docker
 
 -include demo/demo.mk
 -include $(CLI_OBJ:.o=.d)
+
+# tests/test_cli_live.c runs the tool of this build (BUILD=build/san: the sanitized one).
+$(BUILD)/tests/test_cli_live: private JDOC_CFLAGS += -DJDOC_CLI='"$(BUILD)/jdoc"'
+$(BUILD)/tests/test_cli_live: $(BUILD)/jdoc

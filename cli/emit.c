@@ -299,6 +299,8 @@ static jdoc_status walk(sbuf *b, jdoc_value root, int mode, bool stream, bool *i
                 indent(b, depth - 1);
             sb_putc(b, it->object ? '}' : ']');
             depth--;
+            if (stream && b->len >= (1u << 20))   /* deep nesting closes in long lines */
+                sb_flush(b);
         }
         if (!more)
             break;

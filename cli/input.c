@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* Input for the jdoc tool: regular files are mapped (with an inaccessible page
- * after them), anything else is read into a growing buffer; byte buffers and
- * line/column lookup. */
+ * after them), anything else is read into a growing buffer or, for streams,
+ * left open for feed.c; byte buffers and line/column lookup. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
@@ -65,7 +67,10 @@ void sb_flush(sbuf *b)
     b->len = 0;
 }
 
-/* Read all of fd into a malloc'd buffer. */
+/* The library's limit: offsets are 32-bit. */
+#define INPUT_LIMIT ((uint64_t)UINT32_MAX + 1)
+
+/* Read all of fd into a malloc'd buffer; EFBIG once it reaches 4 GiB. */
 static int read_all(input *in, int fd)
 {
     size_t cap = 1 << 16, len = 0;
@@ -97,6 +102,10 @@ static int read_all(input *in, int fd)
         if (r == 0)
             break;
         len += (size_t)r;
+        if ((uint64_t)len >= INPUT_LIMIT) {
+            free(buf);
+            return EFBIG;
+        }
     }
     in->heap = buf;
     in->data = buf;
@@ -136,40 +145,106 @@ static bool map_file(input *in, int fd, size_t size)
     return true;
 }
 
-int input_open(input *in, const char *path)
+/* A Unix stream socket named by `path` (open() says ENXIO for those):
+ * connect and read what the other end sends. */
+static int connect_socket(const char *path, int *fd, bool *owned)
+{
+    struct stat st;
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    if (stat(path, &st) != 0 || !S_ISSOCK(st.st_mode))
+        return ENXIO;
+    if (strlen(path) >= sizeof sa.sun_path)
+        return ENAMETOOLONG;
+    strcpy(sa.sun_path, path);
+    *fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (*fd < 0)
+        return errno;
+    int r;
+    do
+        r = connect(*fd, (struct sockaddr *)&sa, sizeof sa);
+    while (r != 0 && errno == EINTR);
+    if (r != 0) {
+        int e = errno;
+        close(*fd);
+        return e;
+    }
+    *owned = true;
+    return 0;
+}
+
+/* Open `path` ("-": stdin, not opened) into *fd; *owned when it must be closed. */
+static int open_path(const char *path, int *fd, bool *owned)
+{
+    if (strcmp(path, "-") == 0) {
+        *fd = STDIN_FILENO;
+        *owned = false;
+        return 0;
+    }
+    do
+        *fd = open(path, O_RDONLY | O_CLOEXEC);
+    while (*fd < 0 && errno == EINTR);
+    if (*fd < 0 && errno == ENXIO)
+        return connect_socket(path, fd, owned);
+    *owned = *fd >= 0;
+    return *fd < 0 ? errno : 0;
+}
+
+/* A regular file from where fd stands (stdin may have been read from):
+ * mapped when it starts at offset 0, else read. 4 GiB or more: EFBIG from
+ * the size alone. */
+static int open_regular(input *in, int fd, const struct stat *st)
+{
+    off_t at = lseek(fd, 0, SEEK_CUR);
+    if (at < 0)
+        at = 0;
+    if (st->st_size > at && (uint64_t)(st->st_size - at) >= INPUT_LIMIT)
+        return EFBIG;
+    /* size 0 cannot be mapped: read it (an empty file, or one of /proc's) */
+    if (at != 0 || st->st_size == 0 || (uint64_t)st->st_size > SIZE_MAX / 2 || !map_file(in, fd, (size_t)st->st_size))
+        return read_all(in, fd);
+    return 0;
+}
+
+static int open_input(input *in, const char *path, bool stream)
 {
     *in = (input){ 0 };
-    if (strcmp(path, "-") == 0)
-        return read_all(in, STDIN_FILENO);
+    in->fd = -1;
     int fd;
-    do
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-    while (fd < 0 && errno == EINTR);
-    if (fd < 0)
-        return errno;
+    bool owned;
+    int e = open_path(path, &fd, &owned);
+    if (e)
+        return e;
     struct stat st;
-    int e = 0;
     if (fstat(fd, &st) != 0) {
         e = errno;
     } else if (S_ISDIR(st.st_mode)) {
         e = EISDIR;
     } else if (S_ISREG(st.st_mode)) {
-        /* size 0 cannot be mapped: read it (an empty file, or one of /proc's) */
-        if (st.st_size == 0 || (uint64_t)st.st_size > SIZE_MAX / 2 || !map_file(in, fd, (size_t)st.st_size))
-            e = read_all(in, fd);
+        e = open_regular(in, fd, &st);
+    } else if (stream) {
+        in->fd = fd;   /* a pipe, FIFO, socket or terminal: read as it comes */
+        in->close_fd = owned;
+        return 0;
     } else {
         e = read_all(in, fd);   /* a pipe, a FIFO, a character device */
     }
-    close(fd);
+    if (owned)
+        close(fd);
     return e;
 }
+
+int input_open(input *in, const char *path) { return open_input(in, path, false); }
+int input_open_stream(input *in, const char *path) { return open_input(in, path, true); }
 
 void input_close(input *in)
 {
     if (in->map)
         munmap(in->map, in->maplen);
     free(in->heap);
+    if (in->close_fd)
+        close(in->fd);
     *in = (input){ 0 };
+    in->fd = -1;
 }
 
 void linemap_init(linemap *m, const char *buf, size_t len)

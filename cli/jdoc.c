@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "feed.h"
 
 static const char usage_text[] =
     "Usage: jdoc [OPTIONS] FILE|- [PATH...]\n"
@@ -54,7 +55,9 @@ static const char usage_text[] =
     "                       compact on a line. A damaged document is reported\n"
     "                       (byte offset, line:column, document number), prints\n"
     "                       empty lines in place of its output, and the stream\n"
-    "                       goes on; the exit status is then 1.\n"
+    "                       goes on; the exit status is then 1. Pipes, FIFOs and\n"
+    "                       sockets are read as the bytes arrive: each document\n"
+    "                       is answered and flushed as soon as it is complete.\n"
     "\n"
     "Kernels and information:\n"
     "      --kernel NAME    force the stage-1 kernel: scalar sse42 avx2 avx512 neon\n"
@@ -64,8 +67,9 @@ static const char usage_text[] =
     "  -h, --help           this help\n"
     "\n"
     "Exit status: 0 all well; 1 invalid JSON; 2 usage error, malformed path,\n"
-    "unreadable file, out of memory, write error (a closed pipe: 2, silently);\n"
-    "3 a path not found. When several apply: 2 over 1 over 3 over 0.\n"
+    "unreadable file, 4 GiB or more, out of memory, write error; 3 a path not\n"
+    "found. When several apply: 2 over 1 over 3 over 0. A closed output pipe\n"
+    "ends jdoc by SIGPIPE, silently, as it does jq.\n"
     "\n"
     "Examples:\n"
     "  jdoc containers.json /1/Names/1             name of the first container\n"
@@ -96,6 +100,7 @@ typedef struct ctx {
     jdoc_parser *p;
     input in;
     linemap lm;
+    feed *f;          /* --ndjson: the documents, and lines and columns */
     sbuf out;
     bool tty;
     size_t doc_off;   /* in a stream: where the current document starts */
@@ -140,11 +145,19 @@ static _Noreturn void usage_error(const char *fmt, const char *arg)
     exit(RC_USAGE);
 }
 
+static void where(ctx *c, size_t off, size_t *line, size_t *col)
+{
+    if (c->f)
+        feed_where(c->f, off, line, col);
+    else
+        linemap_at(&c->lm, off, line, col);
+}
+
 /* `jdoc: FILE:LINE:COLUMN (byte N): [document K: ]message` */
 static void report_invalid(ctx *c, size_t off, size_t docno, const char *msg, const char *path)
 {
     size_t line, col;
-    linemap_at(&c->lm, off, &line, &col);
+    where(c, off, &line, &col);
     before_message(c);
     fprintf(stderr, "jdoc: %s:%zu:%zu (byte %zu): ", c->name, line, col, off);
     if (docno)
@@ -162,7 +175,7 @@ static void report_path(ctx *c, size_t docno, const qpath *q, const char *msg)
     fprintf(stderr, "jdoc: %s: ", c->name);
     if (docno) {
         size_t line, col;
-        linemap_at(&c->lm, c->doc_off, &line, &col);
+        where(c, c->doc_off, &line, &col);
         fprintf(stderr, "document %zu (line %zu): ", docno, line);
     }
     fwrite(q->text, 1, q->len, stderr);
@@ -356,32 +369,34 @@ static void run_single(ctx *c)
     answer(c, d, 0, 0);
 }
 
+/* The documents of the stream as they come: read incrementally from a pipe
+ * and answered (and flushed) one by one, or all from the mapped file. */
 static void run_stream(ctx *c)
 {
-    jdoc_status st = jdoc_stream_begin(c->p, c->in.data, c->in.len);
-    check_fatal(st);
-    if (st != JDOC_OK) {
-        fprintf(stderr, "jdoc: %s: %s\n", c->name, jdoc_status_str(st));
-        note(c, RC_USAGE);
-        return;
-    }
-    jdoc_doc *d;
-    while (jdoc_stream_next(c->p, &d, &st)) {
-        size_t docno = jdoc_stream_count(c->p);
-        if (st != JDOC_OK) {
-            check_fatal(st);
-            const jdoc_error *e = jdoc_last_error(c->p);
-            report_invalid(c, e->offset, docno, e->message, NULL);
+    c->f = feed_new(c->p, c->in.data, c->in.len, c->in.fd);
+    bool live = feed_live(c->f);
+    feed_item it;
+    while (feed_next(c->f, &it)) {
+        if (it.st != JDOC_OK) {
+            check_fatal(it.st);
+            report_invalid(c, it.err_offset, it.docno, it.message, NULL);
             empty_lines(c, lines_per_doc(c));
-            continue;
+        } else {
+            c->doc_off = it.start;
+            answer(c, it.doc, it.base, it.docno);
         }
-        /* the document's offsets count from its input, which may or may not
-         * be the whole buffer */
-        size_t base = (size_t)(jdoc_doc_input(d, NULL) - c->in.data);
-        c->doc_off = jdoc_stream_offset(c->p);
-        answer(c, d, base, docno);
+        if (live) {   /* the answers of a document go out before waiting for the next */
+            sb_flush(&c->out);
+            fflush(stdout);
+        }
         if (ferror(stdout))   /* e.g. the reader went away: stop reading */
             break;
+    }
+    int e = feed_read_errno(c->f);
+    if (e) {
+        before_message(c);
+        fprintf(stderr, "jdoc: %s: read error: %s\n", c->name, strerror(e));
+        note(c, RC_USAGE);
     }
 }
 
@@ -612,7 +627,7 @@ int main(int argc, char **argv)
     ctx c = { 0 };
     args a = { 0 };
     input *from_in = NULL;
-    signal(SIGPIPE, SIG_IGN);   /* a closed pipe is a write error: exit 2 */
+    signal(SIGPIPE, SIG_DFL);   /* a closed pipe ends jdoc quietly, as it does jq and cat */
     parse_args(&c, &a, argc, argv);
     if (a.kernels || a.version) {
         note(&c, info(&a));
@@ -628,9 +643,12 @@ int main(int argc, char **argv)
     compile_paths(&c);
     c.p = make_parser(&a);
 
-    int e = input_open(&c.in, a.file);
+    int e = c.ndjson ? input_open_stream(&c.in, a.file) : input_open(&c.in, a.file);
     if (e) {
-        fprintf(stderr, "jdoc: %s: %s\n", c.name, e == ENOMEM ? "out of memory" : strerror(e));
+        fprintf(stderr, "jdoc: %s: %s\n", c.name,
+                e == ENOMEM  ? "out of memory"
+                : e == EFBIG ? "4 GiB or more: too large (the limit is 4 GiB - 1 bytes)"
+                             : strerror(e));
         note(&c, RC_USAGE);
         goto done;
     }
@@ -663,6 +681,7 @@ done:
     free(a.pos);
     free(a.from);
     sb_free(&c.out);
+    feed_free(c.f);
     jdoc_parser_free(c.p);
     input_close(&c.in);
     return final_status(&c);
