@@ -31,8 +31,10 @@ static void run_dir(const char *dir, bool checker, int *counts)
     char **list = tu_list(dir);
     cr_assert(list);
     for (int k = JDOC_KERNEL_SCALAR; k < JDOC_KERNEL_COUNT; k++) {
-        if (!jdoc_kernel_supported((jdoc_kernel_id)k))
+        if (!jdoc_kernel_supported((jdoc_kernel_id)k)) {
+            tu_note_kernel_skip((jdoc_kernel_id)k);
             continue;
+        }
         jdoc_parser *p = tu_parser((jdoc_kernel_id)k);
         for (char **f = list; *f; f++) {
             char *name = strrchr(*f, '/') + 1;
@@ -68,8 +70,7 @@ static void run_dir(const char *dir, bool checker, int *counts)
 
 Test(conformance, jsontestsuite)
 {
-    if (!tu_corpus_present())
-        cr_skip_test("../shared/corpus not present");
+    TU_REQUIRE_CORPUS();
     int counts[2] = { 0, 0 };
     run_dir(CORPUS "/conformance/jsontestsuite", false, counts);
     cr_expect_gt(counts[1], 90);
@@ -77,8 +78,7 @@ Test(conformance, jsontestsuite)
 
 Test(conformance, jsonchecker)
 {
-    if (!tu_corpus_present())
-        cr_skip_test("../shared/corpus not present");
+    TU_REQUIRE_CORPUS();
     int counts[2] = { 0, 0 };
     run_dir(CORPUS "/conformance/jsonchecker", true, counts);
     cr_expect_gt(counts[1], 20);
@@ -86,8 +86,7 @@ Test(conformance, jsonchecker)
 
 Test(conformance, corpus_validates)
 {
-    if (!tu_corpus_present())
-        cr_skip_test("../shared/corpus not present");
+    TU_REQUIRE_CORPUS();
     const char *dirs[] = { CORPUS "/standard", CORPUS "/docker" };
     jdoc_parser *p = jdoc_parser_new(NULL);
     for (int i = 0; i < 2; i++) {

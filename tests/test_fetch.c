@@ -385,14 +385,15 @@ Test(fetch, bad_arguments)
 /* Every kernel gives the same answers on the Docker corpus. */
 Test(fetch, docker_corpus_every_kernel)
 {
-    if (!tu_corpus_present())
-        cr_skip_test("../shared/corpus not present");
+    TU_REQUIRE_CORPUS();
     size_t len;
     char *b = tu_read(CORPUS "/docker/containers_list.json", &len);
     cr_assert(b);
     for (int k = JDOC_KERNEL_SCALAR; k < JDOC_KERNEL_COUNT; k++) {
-        if (!jdoc_kernel_supported((jdoc_kernel_id)k))
+        if (!jdoc_kernel_supported((jdoc_kernel_id)k)) {
+            tu_note_kernel_skip((jdoc_kernel_id)k);
             continue;
+        }
         jdoc_parser *p = tu_parser((jdoc_kernel_id)k);
         jdoc_doc *d;
         cr_assert_eq(jdoc_parse(p, b, len, &d), JDOC_OK);

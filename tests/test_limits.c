@@ -134,8 +134,10 @@ Test(nesting, million_brackets_are_a_depth_error)
     char *b = malloc(n);
     memset(b, '[', n);
     for (int k = JDOC_KERNEL_SCALAR; k < JDOC_KERNEL_COUNT; k++) {
-        if (!jdoc_kernel_supported((jdoc_kernel_id)k))
+        if (!jdoc_kernel_supported((jdoc_kernel_id)k)) {
+            tu_note_kernel_skip((jdoc_kernel_id)k);
             continue;
+        }
         jdoc_parser *p = parser_k((jdoc_kernel_id)k, 0, false);
         jdoc_doc *d;
         double t = now();
@@ -311,8 +313,10 @@ Test(size, empty_and_one_byte_at_a_page_end)
         { "[", JDOC_ERR_SYNTAX, 1, 0, 1 }, { "\"", JDOC_ERR_SYNTAX, 0, 0, 1 },
     };
     for (int k = JDOC_KERNEL_SCALAR; k < JDOC_KERNEL_COUNT; k++) {
-        if (!jdoc_kernel_supported((jdoc_kernel_id)k))
+        if (!jdoc_kernel_supported((jdoc_kernel_id)k)) {
+            tu_note_kernel_skip((jdoc_kernel_id)k);
             continue;
+        }
         for (int trust = 0; trust < 2; trust++) {
             jdoc_parser *p = parser_k((jdoc_kernel_id)k, 0, trust);
             for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -680,8 +684,10 @@ Test(page_end, every_entry_point_that_reads_input)
     };
     int checked = 0;
     for (int k = JDOC_KERNEL_SCALAR; k < JDOC_KERNEL_COUNT; k++) {
-        if (!jdoc_kernel_supported((jdoc_kernel_id)k))
+        if (!jdoc_kernel_supported((jdoc_kernel_id)k)) {
+            tu_note_kernel_skip((jdoc_kernel_id)k);
             continue;
+        }
         for (int trust = 0; trust < 2; trust++) {
             jdoc_parser *p = parser_k((jdoc_kernel_id)k, 0, trust);
             for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
@@ -829,8 +835,10 @@ Test(nul, escaped_and_raw_nul_bytes)
         size_t len, off;
     } in_str[] = { { "[\"a\0b\"]", 7, 3 }, { "\"\0\"", 3, 1 }, { "{\"k\0\":1}", 8, 3 } };
     for (int k = JDOC_KERNEL_SCALAR; k < JDOC_KERNEL_COUNT; k++) {
-        if (!jdoc_kernel_supported((jdoc_kernel_id)k))
+        if (!jdoc_kernel_supported((jdoc_kernel_id)k)) {
+            tu_note_kernel_skip((jdoc_kernel_id)k);
             continue;
+        }
         jdoc_parser *pk = parser_k((jdoc_kernel_id)k, 0, false);
         for (size_t i = 0; i < sizeof in_str / sizeof *in_str; i++) {
             char *b = malloc(in_str[i].len);
