@@ -124,6 +124,28 @@ static int stop_at_two(jdoc_cursor *c, void *ud)
     return ++*(int *)ud == 2;
 }
 
+/* each_leaf on a 1000-deep document: one leaf, with its whole path */
+typedef struct deep_seen {
+    int leaves;
+    size_t depth, where_len;
+    bool where_ok;
+    char value[16];
+} deep_seen;
+
+static int deep_leaf(jdoc_cursor *c, void *ud)
+{
+    deep_seen *s = ud;
+    char w[2100];
+    s->leaves++;
+    s->depth = jdoc_cursor_depth(c);
+    s->where_len = jdoc_cursor_where(c, w, sizeof w);
+    s->where_ok = s->where_len == 2000;
+    for (size_t i = 0; s->where_ok && i < 2000; i += 2)
+        s->where_ok = w[i] == '/' && w[i + 1] == '1';
+    jdoc_dump(jdoc_cursor_value(c), s->value, sizeof s->value);
+    return 0;
+}
+
 Test(cursor, stopping_and_deep_documents)
 {
     open_doc("[1,2,3,4]");
@@ -138,10 +160,25 @@ Test(cursor, stopping_and_deep_documents)
     memset(deep + 1001, ']', 1000);
     deep[2001] = 0;
     open_doc(deep);
-    acc a = { "" };
-    cr_assert_eq(jdoc_cursor_each_leaf(C, record_leaf, &a), JDOC_OK);
-    cr_expect_eq(strlen(a.text), 2000 + 1 + 2 < sizeof a.text ? 2003 : strlen(a.text));
+    deep_seen s = { 0 };
+    cr_assert_eq(jdoc_cursor_each_leaf(C, deep_leaf, &s), JDOC_OK);
+    cr_expect_eq(s.leaves, 1);
+    cr_expect_eq(s.depth, 1000);
+    cr_expect_eq(s.where_len, 2000);
+    cr_expect(s.where_ok, "where? of the leaf is not \"/1\" 1000 times");
+    cr_expect_str_eq(s.value, "7");
     cr_expect_eq(jdoc_cursor_where(C, NULL, 0), 1);
+    /* and back down by the path where? gave */
+    char *w = malloc(2001);
+    cr_assert_eq(jdoc_cursor_move(C, "/1"), JDOC_OK);
+    jdoc_cursor_home(C);
+    for (int i = 0; i < 1000; i++)
+        memcpy(w + 2 * i, "/1", 2);
+    w[2000] = 0;
+    cr_assert_eq(jdoc_cursor_move(C, w), JDOC_OK);
+    cr_expect_eq(jdoc_cursor_depth(C), 1000);
+    expect_dump(jdoc_cursor_value(C), "7");
+    free(w);
 }
 
 Test(cursor, dump_path_of_and_explain)
