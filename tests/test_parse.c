@@ -56,6 +56,26 @@ Test(parse, unterminated_and_control)
     ERR("[\"a\tb\"]", JDOC_ERR_SYNTAX, 3);
     ERR("[\"a\\\n\"]", JDOC_ERR_SYNTAX, 4);
     OK("[\"a\\\\\"]");
+    /* every byte below 0x20 in a string is an error at its offset, on every
+     * kernel, in short strings and in long ones (whole SIMD blocks); 0x20 and
+     * 0x7F are not */
+    for (int c = 0; c <= 0x7F; c++) {
+        if (c > 0x20 && c != 0x7F)
+            continue;
+        char doc[160];
+        for (size_t at = 2; at < sizeof doc - 2; at += 67) {
+            memset(doc, 'x', sizeof doc);
+            doc[0] = '[';
+            doc[1] = '"';
+            doc[at] = (char)c;
+            doc[sizeof doc - 2] = '"';
+            doc[sizeof doc - 1] = ']';
+            if (c < 0x20)
+                expect_all(doc, sizeof doc, JDOC_ERR_SYNTAX, at);
+            else
+                expect_all(doc, sizeof doc, JDOC_OK, 0);
+        }
+    }
 }
 
 Test(parse, brackets)
