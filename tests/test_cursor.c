@@ -181,6 +181,31 @@ Test(cursor, stopping_and_deep_documents)
     free(w);
 }
 
+/* A callback that leaves the cursor one level up (against the contract):
+ * each_leaf puts it back at the leaf's depth and the walk goes on. */
+static int leaf_then_up(jdoc_cursor *c, void *ud)
+{
+    record_leaf(c, ud);
+    jdoc_cursor_up(c);
+    return 0;
+}
+
+Test(cursor, each_leaf_restores_the_depth)
+{
+    open_doc("[[1,2],{\"a\":[3]},4]");
+    acc a = { "" };
+    cr_assert_eq(jdoc_cursor_each_leaf(C, leaf_then_up, &a), JDOC_OK);
+    cr_expect_str_eq(a.text, "/1/1=1;/1/2=2;/2/a/1=3;/3=4;");
+    expect_where("/");
+    /* a key with a backslash is written \\ in where?, so the path leads back */
+    open_doc("{\"a\\\\b\":{\"c/d\":5}}");
+    a.text[0] = 0;
+    cr_assert_eq(jdoc_cursor_each_leaf(C, record_leaf, &a), JDOC_OK);
+    cr_expect_str_eq(a.text, "/a\\\\b/c\\/d=5;");
+    cr_assert_eq(jdoc_cursor_move(C, "/a\\\\b/c\\/d"), JDOC_OK);
+    expect_dump(jdoc_cursor_value(C), "5");
+}
+
 Test(cursor, dump_path_of_and_explain)
 {
     open_doc(" { \"a\" : [ 1 , \"x y\" , { \"b/c\" : null , \"~\" : [ ] } ] , \"n\" : 01 } ");

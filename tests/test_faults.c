@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Faults, each test with its documented answer: every allocation failing in
  * turn, and API misuse (NULL arguments, bad allocators, stale and foreign values). */
+#include "internal.h"
 #include "limits.h"
 
 /* ======================================================================== */
@@ -173,6 +174,86 @@ Test(alloc, every_allocation_failing_in_turn)
     cr_expect_geq(runs, 15, "only %ld allocations", runs);
     fprintf(stderr, "limits: %ld allocations failed in turn\n", runs - 1);
     free(big);
+}
+
+/* All documents of a stream: ok and damaged ones counted, NOMEM reported. */
+static jdoc_status stream_count(jdoc_parser *p, const char *buf, size_t len, int *ok, int *bad)
+{
+    jdoc_status st = jdoc_stream_begin(p, buf, len), first = JDOC_OK;
+    jdoc_doc *d;
+    *ok = *bad = 0;
+    while (st == JDOC_OK && jdoc_stream_next(p, &d, &st)) {
+        if (st == JDOC_ERR_NOMEM) {
+            cr_expect_null(d);
+            cr_expect_eq(jdoc_last_error(p)->code, JDOC_ERR_NOMEM);
+            first = st;
+            st = JDOC_OK;   /* the stream ends there: the next call says so */
+            continue;
+        }
+        if (st == JDOC_OK)
+            ++*ok;
+        else
+            ++*bad;
+        st = JDOC_OK;
+    }
+    return first;
+}
+
+/* Answer: a stream read by a fresh parser (its buffers grow while it reads,
+ * window after window) with any one allocation failing reports
+ * JDOC_ERR_NOMEM from jdoc_stream_next, ends, leaks nothing, and reads the
+ * whole stream again once memory is back. */
+Test(alloc, stream_allocation_failing_in_turn)
+{
+    /* small documents first, then bigger ones: every window needs more index */
+    char *buf = malloc(64 * 1024);
+    size_t len = 0;
+    int want_ok = 0, want_bad = 0;
+    for (int i = 0; i < 60; i++) {
+        if (i == 30) {
+            len += (size_t)sprintf(buf + len, "{\"a\":[1,2}\n");   /* damaged */
+            want_bad++;
+        }
+        len += (size_t)sprintf(buf + len, "[");
+        for (int k = 0; k < i * 4; k++)
+            len += (size_t)sprintf(buf + len, "%d,", k);
+        len += (size_t)sprintf(buf + len, "{\"k\":\"v\\n\"}]\n");
+        want_ok++;
+    }
+    long runs = 0;
+    for (long fail_at = 1;; fail_at++) {
+        counting c = { .fail_at = fail_at };
+        jdoc_allocator a = { c_malloc, c_realloc, c_free, &c };
+        jdoc_options o = { .allocator = &a };
+        jdoc_parser *p = jdoc_parser_new(&o);
+        if (!p) {
+            cr_assert(c.failed);
+            cr_assert_eq(c.live, 0);
+            continue;
+        }
+        p->st.window = 512;   /* many windows: the index grows during the stream */
+        int ok, bad;
+        jdoc_status st = stream_count(p, buf, len, &ok, &bad);
+        if (c.failed) {
+            cr_expect_eq(st, JDOC_ERR_NOMEM, "allocation %ld failing: %s", fail_at, jdoc_status_str(st));
+            cr_expect_leq(ok + bad, want_ok + want_bad);
+            c.fail_at = 0;
+        } else {
+            cr_expect_eq(st, JDOC_OK);
+        }
+        st = stream_count(p, buf, len, &ok, &bad);
+        cr_expect_eq(st, JDOC_OK, "after allocation %ld failed: %s", fail_at, jdoc_status_str(st));
+        cr_expect(ok == want_ok && bad == want_bad, "after allocation %ld failed: %d ok, %d damaged", fail_at, ok,
+                  bad);
+        jdoc_parser_free(p);
+        cr_assert_eq(c.live, 0, "allocation %ld failing: %ld blocks leaked", fail_at, c.live);
+        runs++;
+        if (fail_at > 1 && !c.failed)
+            break;
+        cr_assert_lt(fail_at, 1000, "runaway");
+    }
+    cr_expect_geq(runs, 5, "only %ld allocations", runs);
+    free(buf);
 }
 
 /* ======================================================================== */

@@ -365,6 +365,53 @@ Test(fetch, long_paths_and_keys)
     expect_raw(v, "42");
 }
 
+/* Answer: a key matches only itself: for keys of 1..40 bytes, a member
+ * whose key differs in any one byte (first, middle, last; raw or escaped in
+ * the document) comes first and is passed over, by jdoc_fetch, a compiled
+ * path, jdoc_fetch_many and the cursor. */
+Test(fetch, keys_differing_in_one_byte)
+{
+    char key[48], other[48], json[256], path[64];
+    for (size_t n = 1; n <= 40; n++) {
+        for (size_t i = 0; i < n; i++)
+            key[i] = (char)('a' + (i * 7) % 26);
+        key[n] = 0;
+        size_t pos[3] = { 0, n / 2, n - 1 };
+        for (int k = 0; k < 3; k++) {
+            memcpy(other, key, n + 1);
+            other[pos[k]] = other[pos[k]] == 'z' ? 'y' : (char)(other[pos[k]] + 1);
+            for (int esc = 0; esc < 2; esc++) {
+                /* esc: the other key's changed byte written as \u00XX */
+                if (esc)
+                    snprintf(json, sizeof json, "{\"%.*s\\u00%02x%s\":1,\"%s\":2}", (int)pos[k], other,
+                             (unsigned char)other[pos[k]], other + pos[k] + 1, key);
+                else
+                    snprintf(json, sizeof json, "{\"%s\":1,\"%s\":2}", other, key);
+                jdoc_value r = doc(json), v;
+                snprintf(path, sizeof path, "/%s", key);
+                cr_assert_eq(F(r, path, &v), JDOC_OK, "%s", json);
+                expect_raw(v, "2");
+                jdoc_path *cp = jdoc_path_compile(key, n, JDOC_SYNTAX_OJ, NULL);
+                const jdoc_path *many[1] = { cp };
+                jdoc_value mv;
+                cr_expect_eq(jdoc_fetch_many(r, many, 1, &mv, NULL), JDOC_OK, "%s", json);
+                expect_raw(mv, "2");
+                cr_expect_eq(jdoc_fetch_path(r, cp, &mv), JDOC_OK);
+                expect_raw(mv, "2");
+                jdoc_path_free(cp);
+                jdoc_cursor *c = jdoc_cursor_new(D);
+                cr_expect_eq(jdoc_cursor_move(c, path), JDOC_OK, "%s", json);
+                expect_raw(jdoc_cursor_value(c), "2");
+                jdoc_cursor_free(c);
+                /* and the other key finds only its own member */
+                snprintf(path, sizeof path, "/%s", other);
+                cr_assert_eq(F(r, path, &v), JDOC_OK, "%s", json);
+                expect_raw(v, "1");
+            }
+        }
+    }
+}
+
 Test(fetch, bad_arguments)
 {
     jdoc_value r = doc("[1]"), v;
