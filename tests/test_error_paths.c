@@ -137,7 +137,7 @@ Test(errors, parent_in_a_malformed_container)
 Test(errors, cursor_on_damaged_containers)
 {
     static const char *const docs[] = {
-        "{\"a\" 1}", "{1:2}", "{\"a\":}", "[1 2]", "[1,]", "{\"a\":1,2}", "{\"a\":1 \"b\":2}", "[1,2 3]",
+        "{\"a\" 1}", "{1:2}", "{\"a\":}", "[1 2]", "[1 2 3]", "[1,]", "{\"a\":1,2}", "{\"a\":1 \"b\":2}", "[1,2 3]",
     };
     for (size_t k = 0; k < sizeof docs / sizeof *docs; k++) {
         jdoc_doc *d = open_doc(docs[k]);
