@@ -4,6 +4,10 @@
 #include <criterion/criterion.h>
 #include "testutil.h"
 
+/* jdoc_cursor_fetch writes the cursor's scratch frames: its signature says so. */
+_Static_assert(_Generic(&jdoc_cursor_fetch, jdoc_status (*)(jdoc_cursor *, const char *, jdoc_value *): 1, default: 0),
+               "jdoc_cursor_fetch takes a non-const cursor");
+
 static jdoc_parser *P;
 static jdoc_doc *D;
 static jdoc_cursor *C;

@@ -176,6 +176,52 @@ Test(alloc, every_allocation_failing_in_turn)
     free(big);
 }
 
+/* Answer (jdoc.h, Threads): jdoc_fetch and jdoc_pointer allocate nothing for
+ * paths of up to 64 steps and 1 KiB; a longer path is compiled with the
+ * parser's allocator and freed; a compiled path (jdoc_fetch_path,
+ * jdoc_fetch_many) never allocates; matching escaped keys allocates nothing. */
+Test(alloc, which_fetches_allocate)
+{
+    counting c = { 0 };
+    jdoc_allocator a = { c_malloc, c_realloc, c_free, &c };
+    jdoc_options o = { .allocator = &a };
+    jdoc_parser *p = jdoc_parser_new(&o);
+    char json[1024] = "{\"k\\u0065y\":", oj[1024] = "/key", ptr[1024] = "/key";
+    for (int i = 0; i < 70; i++) {
+        strcat(json, "[");
+        strcat(oj, "/1");
+        strcat(ptr, "/0");
+    }
+    strcat(json, "7");
+    for (int i = 0; i < 70; i++)
+        strcat(json, "]");
+    strcat(json, "}");
+    jdoc_doc *d;
+    cr_assert_eq(jdoc_parse(p, json, strlen(json), &d), JDOC_OK);
+    jdoc_value r = jdoc_root(d), v;
+    char short_oj[1024];
+    memcpy(short_oj, oj, 4 + 2 * 60);   /* 61 steps */
+    short_oj[4 + 2 * 60] = 0;
+    long before = c.calls;
+    jdoc_status st = jdoc_fetch(r, short_oj, &v);
+    cr_assert_eq(st, JDOC_OK, "%s", jdoc_status_str(st));
+    cr_assert_eq(jdoc_pointer(r, "/key/0", 6, &v), JDOC_OK);
+    cr_expect_eq(c.calls, before, "a short path allocated");
+    long live = c.live;
+    cr_assert_eq(jdoc_fetch(r, oj, &v), JDOC_OK);
+    cr_expect_gt(c.calls, before, "a 71-step path allocated nothing: the header says it does");
+    cr_expect_eq(c.live, live, "the long path's memory was not freed");
+    jdoc_path *cp = jdoc_path_compile(oj, strlen(oj), JDOC_SYNTAX_OJ, NULL);
+    const jdoc_path *many[1] = { cp };
+    before = c.calls;
+    cr_assert_eq(jdoc_fetch_path(r, cp, &v), JDOC_OK);
+    cr_assert_eq(jdoc_fetch_many(r, many, 1, &v, NULL), JDOC_OK);
+    cr_expect_eq(c.calls, before, "a compiled path allocated");
+    jdoc_path_free(cp);
+    jdoc_parser_free(p);
+    cr_expect_eq(c.live, 0);
+}
+
 /* All documents of a stream: ok and damaged ones counted, NOMEM reported. */
 static jdoc_status stream_count(jdoc_parser *p, const char *buf, size_t len, int *ok, int *bad)
 {
