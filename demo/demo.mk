@@ -37,3 +37,13 @@ check-demo-doc: $(BUILD)/gen_docker $(BUILD)/jdoc_demo $(BUILD)/jdoc
 	    $(DEMO_MASK) > $(DEMO_DIR)/doc.got
 	@awk '/^## The demo/{f=1} f && /^```$$/{if(g)exit; g=1; next} g' docs/cli.md | $(DEMO_MASK) > $(DEMO_DIR)/doc.want
 	@diff -u $(DEMO_DIR)/doc.want $(DEMO_DIR)/doc.got && echo "check-demo-doc: 1 passed, 0 failed"
+
+# The generator writes the same bytes everywhere: the SHA-256 of some answers, recorded
+# in demo/gen_docker.sums ("SUM  ARGS" lines; regenerate them only on purpose).
+EXTRA_CHECKS += check-gen-docker
+.PHONY: check-gen-docker
+check-gen-docker: $(BUILD)/gen_docker
+	@bad=0; while read -r sum args; do \
+	    got=$$($(BUILD)/gen_docker $$args | sha256sum | cut -d' ' -f1); \
+	    [ "$$got" = "$$sum" ] || { echo "check-gen-docker: gen_docker $$args: $$got, recorded $$sum"; bad=1; }; \
+	done < demo/gen_docker.sums; [ $$bad = 0 ] && echo "check-gen-docker: $$(wc -l < demo/gen_docker.sums) passed, 0 failed"
