@@ -313,3 +313,31 @@ Test(errors, literals_end_at_a_delimiter)
     cr_expect_eq(jdoc_get_bool(jdoc_root(d), &b), JDOC_OK);
     cr_expect(b);
 }
+
+/* Answer: a handle made by hand (jdoc_value's fields are visible) on an
+ * entry that is not a value, or on a value behind damage no walk gets past:
+ * ".." is JDOC_ERR_NOT_FOUND, jdoc_path_of gives the steps down to where its
+ * search stopped ("" when that is the root); nothing crashes. */
+Test(errors, parent_of_handles_made_by_hand)
+{
+    jdoc_doc *d = open_doc("{\"a\":[1,2]}");
+    jdoc_value r = jdoc_root(d), v = r, w;
+    char buf[32];
+    /* entries: { "a : [ 1 , 2 ] } : the colon (2) and the comma (5) */
+    for (uint32_t e = 0; e < (uint32_t)jdoc_doc_index_size(d); e++) {
+        v.idx = e;
+        jdoc_status st = jdoc_fetch(v, "..", &w);
+        if (e == 2 || e == 5) {
+            cr_expect_eq(st, JDOC_ERR_NOT_FOUND, "entry %u", e);
+            jdoc_path_of(v, JDOC_SYNTAX_OJ, buf, sizeof buf);
+            cr_expect_str_eq(buf, e == 2 ? "" : "/a", "entry %u: %s", e, buf);
+        }
+    }
+    /* [1 2, 3]: the walk stops at the missing comma; 3's parent is not found */
+    d = open_doc("[1 2, 3]");
+    v = jdoc_root(d);
+    v.idx = 4;
+    cr_assert_eq(jdoc_get_raw(v, &(const char *){ 0 }, &(size_t){ 0 }), JDOC_OK);
+    cr_expect_eq(jdoc_fetch(v, "..", &w), JDOC_ERR_NOT_FOUND);
+    cr_expect_eq(jdoc_fetch(v, "../1", &w), JDOC_ERR_NOT_FOUND);
+}
