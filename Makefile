@@ -70,7 +70,9 @@ $(BUILD)/libjdoc.a: $(LIB_OBJ)
 $(BUILD)/libjdoc.so: $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libjdoc.so.$(SOMAJOR) -o $@ $^
 
-# Tests: compiled once, linked again when the library changes.
+# Tests: compiled once, linked again when the library changes (the objects are
+# kept: the mutation check relinks often).
+.SECONDARY: $(TEST_OBJ)
 $(BUILD)/obj/tests/%.o: tests/%.c $(wildcard tests/*.h) | check-criterion
 	@mkdir -p $(dir $@)
 	$(CC) $(JDOC_CFLAGS) -Wno-missing-prototypes $(CFLAGS) -MMD -MP -c $< -o $@
