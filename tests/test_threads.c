@@ -296,6 +296,8 @@ static bool setup_docs(void)
         size_t max = pre && strstr(pre, "vgpreload") ? 256 * 1024 : slow_env() ? 1024 * 1024 : 8 * 1024 * 1024;
         load_dir(CORPUS "/standard", max);
         load_dir(CORPUS "/docker", max);
+    } else {
+        tu_note("corpus", "built-in documents only");
     }
     jdoc_parser *p = jdoc_parser_new(NULL);
     if (!p)
