@@ -157,6 +157,21 @@ Test(cursor, stopping_and_deep_documents)
     cr_assert_eq(jdoc_cursor_each_leaf(C, stop_at_two, &n), JDOC_OK);
     cr_expect_eq(n, 2);
     expect_where("/");
+    n = 0;
+    cr_assert_eq(jdoc_cursor_each_child(C, stop_at_two, &n), JDOC_OK);
+    cr_expect_eq(n, 2);
+    expect_where("/");
+    /* a key that does not decode: path_of writes its raw text */
+    open_doc("{\"a\\x\":[1]}");
+    jdoc_value v;
+    char buf[32];
+    jdoc_iter it;
+    cr_assert_eq(jdoc_iter_init(jdoc_root(D), &it), JDOC_OK);
+    cr_assert(jdoc_iter_next(&it, &v));
+    cr_expect_eq(jdoc_path_of(v, JDOC_SYNTAX_OJ, buf, sizeof buf), 5);
+    cr_expect_str_eq(buf, "/a\\\\x");
+    cr_expect_eq(jdoc_path_of(v, JDOC_SYNTAX_POINTER, buf, sizeof buf), 4);
+    cr_expect_str_eq(buf, "/a\\x");
     /* 1000 levels: no recursion, where? is long */
     char deep[2100];
     memset(deep, '[', 1000);

@@ -412,6 +412,43 @@ Test(fetch, keys_differing_in_one_byte)
     }
 }
 
+/* Answer: fetch_many on an empty object finds nothing; keys followed by
+ * whitespace before their ':' match; iter_key before the first member and
+ * on an array say JDOC_ERR_NOT_FOUND and JDOC_ERR_TYPE, raw or decoded. */
+Test(fetch, fetch_many_and_keys_edges)
+{
+    const char *exprs[] = { "a", "b", "c" };
+    jdoc_path *paths[3];
+    for (int i = 0; i < 3; i++)
+        paths[i] = jdoc_path_compile(exprs[i], 1, JDOC_SYNTAX_OJ, NULL);
+    jdoc_value v[3];
+    jdoc_status st[3];
+    jdoc_value r = doc("{}");
+    cr_expect_eq(jdoc_fetch_many(r, (const jdoc_path *const *)paths, 3, v, st), JDOC_ERR_NOT_FOUND);
+    cr_expect(st[0] == JDOC_ERR_NOT_FOUND && st[1] == JDOC_ERR_NOT_FOUND && st[2] == JDOC_ERR_NOT_FOUND);
+    r = doc("{\"a\" : 1 ,\"b\"\t\n:[2] , \"c\"\r: \"x\" }");
+    cr_expect_eq(jdoc_fetch_many(r, (const jdoc_path *const *)paths, 3, v, st), JDOC_OK);
+    expect_raw(v[0], "1");
+    expect_raw(v[1], "[2]");
+    expect_raw(v[2], "\"x\"");
+    for (int i = 0; i < 3; i++)
+        jdoc_path_free(paths[i]);
+    jdoc_iter it;
+    const char *k;
+    size_t kl;
+    cr_assert_eq(jdoc_iter_init(r, &it), JDOC_OK);
+    cr_expect_eq(jdoc_iter_key(&it, &k, &kl), JDOC_ERR_NOT_FOUND);
+    cr_expect_eq(jdoc_iter_key_raw(&it, &k, &kl), JDOC_ERR_NOT_FOUND);
+    cr_assert(jdoc_iter_next(&it, NULL));
+    cr_expect_eq(jdoc_iter_key_raw(&it, &k, &kl), JDOC_OK);
+    cr_expect(kl == 3 && memcmp(k, "\"a\"", 3) == 0);
+    cr_assert_eq(jdoc_fetch(r, "/b", &v[0]), JDOC_OK);
+    cr_assert_eq(jdoc_iter_init(v[0], &it), JDOC_OK);
+    cr_assert(jdoc_iter_next(&it, NULL));
+    cr_expect_eq(jdoc_iter_key(&it, &k, &kl), JDOC_ERR_TYPE);
+    cr_expect_eq(jdoc_iter_key_raw(&it, &k, &kl), JDOC_ERR_TYPE);
+}
+
 Test(fetch, bad_arguments)
 {
     jdoc_value r = doc("[1]"), v;
