@@ -380,11 +380,15 @@ Test(fetch, keys_differing_in_one_byte)
         for (int k = 0; k < 3; k++) {
             memcpy(other, key, n + 1);
             other[pos[k]] = other[pos[k]] == 'z' ? 'y' : (char)(other[pos[k]] + 1);
-            for (int esc = 0; esc < 2; esc++) {
-                /* esc: the other key's changed byte written as \u00XX */
-                if (esc)
+            for (int esc = 0; esc < 3; esc++) {
+                /* esc 1: the other key's changed byte written as \u00XX;
+                 * esc 2: the key's own byte at that place */
+                if (esc == 1)
                     snprintf(json, sizeof json, "{\"%.*s\\u00%02x%s\":1,\"%s\":2}", (int)pos[k], other,
                              (unsigned char)other[pos[k]], other + pos[k] + 1, key);
+                else if (esc == 2)
+                    snprintf(json, sizeof json, "{\"%s\":1,\"%.*s\\u00%02x%s\":2}", other, (int)pos[k], key,
+                             (unsigned char)key[pos[k]], key + pos[k] + 1);
                 else
                     snprintf(json, sizeof json, "{\"%s\":1,\"%s\":2}", other, key);
                 jdoc_value r = doc(json), v;
