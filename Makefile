@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# jdoc: `make` builds the libraries, the tool and the tests; `make test` runs them.
+# jdoc: `make` builds the libraries, the tool and the demo with only a C compiler;
+# `make test` builds the tests (they need Criterion: libcriterion-dev) and runs them.
 # CFLAGS is yours (e.g. make CFLAGS='-O1 -g -fsanitize=address,undefined');
 # the flags jdoc needs live in JDOC_CFLAGS and the per-kernel ISA flags in ARCH_CFLAGS.
 
@@ -37,7 +38,9 @@ $(BUILD)/obj/src/arch/neon.o:   ARCH_CFLAGS = -march=armv8-a+crypto
 
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_OBJ := $(TEST_SRC:tests/%.c=$(BUILD)/obj/tests/%.o)
 TEST_LIBS = -lcriterion -lm -lpthread
+SKIPS = $(BUILD)/skips
 
 # Fragments add to EXTRA_ALL (built by `make`), EXTRA_CHECKS (run by `make test`),
 # EXTRA_INSTALL (installed by `make install`) and define their own targets.
@@ -51,8 +54,10 @@ EXTRA_INSTALL :=
 -include bindings/ruby/ruby.mk
 -include tests/docker/docker.mk
 
-.PHONY: all lib test check check-unit check-arm64 check-readme check-isa install clean bench
-all: lib $(TEST_BIN) $(EXTRA_ALL)
+.PHONY: all lib tests test check check-unit check-criterion check-arm64 check-readme check-isa check-mutants \
+        install clean bench
+all: lib $(EXTRA_ALL)
+tests: $(TEST_BIN)
 lib: $(BUILD)/libjdoc.a $(BUILD)/libjdoc.so
 
 $(BUILD)/obj/%.o: %.c
@@ -66,19 +71,46 @@ $(BUILD)/libjdoc.a: $(LIB_OBJ)
 $(BUILD)/libjdoc.so: $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libjdoc.so.$(SOMAJOR) -o $@ $^
 
-$(BUILD)/tests/%: tests/%.c $(BUILD)/libjdoc.a $(wildcard tests/*.h)
+# Tests: compiled once, linked again when the library changes (the objects are
+# kept: the mutation check relinks often).
+.SECONDARY: $(TEST_OBJ)
+$(BUILD)/obj/tests/%.o: tests/%.c $(wildcard tests/*.h) | check-criterion
 	@mkdir -p $(dir $@)
-	$(CC) $(JDOC_CFLAGS) -Wno-missing-prototypes $(CFLAGS) $< -o $@ $(LDFLAGS) $(BUILD)/libjdoc.a $(TEST_LIBS)
+	$(CC) $(JDOC_CFLAGS) -Wno-missing-prototypes $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(BUILD)/libjdoc.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(BUILD)/libjdoc.a $(TEST_LIBS)
+
+# The tests need Criterion; say how to get it instead of a compiler error.
+check-criterion:
+	@printf '#include <criterion/criterion.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 || { \
+	    echo "The tests need Criterion (https://github.com/Snaipe/Criterion):"; \
+	    echo "    apt-get install libcriterion-dev    (Debian, Ubuntu; with sudo when not root)"; \
+	    echo "    brew install criterion              (macOS)"; \
+	    echo "\`make\` builds the libraries, the tool and the demo without it."; exit 1; }
 
 # Criterion runs each test in a forked worker; -j1 keeps the 2-core machine usable.
-check-unit: $(TEST_BIN)
-	@set -e; for t in $(TEST_BIN); do echo "== $$t"; ./$$t --jobs 2; done
+# Every skip is recorded in $(SKIPS) (TAP reports and tests/testutil.h's notes)
+# for the summary at the end of `make test`.
+# JDOC_CLI: the tests that run the tool run this build's.
+check-unit: $(TEST_BIN) $(BUILD)/jdoc
+	@rm -rf $(SKIPS) && mkdir -p $(SKIPS)
+	@set -e; for t in $(TEST_BIN); do echo "== $$t"; \
+	    JDOC_SKIP_LOG=$(abspath $(SKIPS))/notes.log JDOC_CLI=$(abspath $(BUILD))/jdoc \
+	    ./$$t --jobs 2 --tap=$(SKIPS)/$$(basename $$t).tap; done
 
 test: check-unit check-readme check-isa $(EXTRA_CHECKS)
 	@if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1; then \
 	    $(MAKE) --no-print-directory check-arm64; \
-	else echo "check-arm64: skipped (aarch64-linux-gnu-gcc or qemu-aarch64 not installed)"; fi
+	else echo "check-arm64: skipped (aarch64-linux-gnu-gcc or qemu-aarch64 not installed)"; \
+	    printf 'tool\tarm64 kernels (neon, neon_nopmull)\taarch64-linux-gnu-gcc or qemu-aarch64 not installed\n' >> $(SKIPS)/notes.log; fi
+	@sh tests/skips.sh $(SKIPS) $(BUILD)/jdoc
 check: test
+
+# Mutation check: every mutant of tests/mutants/list.txt must fail the tests it names.
+check-mutants:
+	bash tests/mutants/run.sh
 
 # The C example in README.md is compiled and run, and its output compared.
 check-readme: $(BUILD)/libjdoc.a
@@ -104,7 +136,8 @@ check-arm64:
 	    CFLAGS="$(CFLAGS)" $(ARM_BUILD)/libjdoc.a
 	aarch64-linux-gnu-gcc $(JDOC_CFLAGS) -Wno-missing-prototypes $(CFLAGS) -static tests/arm64/check_kernels.c \
 	    $(ARM_BUILD)/libjdoc.a -lm -o $(ARM_BUILD)/check_kernels
-	qemu-aarch64 $(ARM_BUILD)/check_kernels
+	@mkdir -p $(SKIPS)
+	qemu-aarch64 $(ARM_BUILD)/check_kernels > $(SKIPS)/arm64.log; st=$$?; cat $(SKIPS)/arm64.log; exit $$st
 
 install: lib $(EXTRA_INSTALL)
 	@mkdir -p $(BUILD)
@@ -121,4 +154,4 @@ install: lib $(EXTRA_INSTALL)
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

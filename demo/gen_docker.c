@@ -507,11 +507,18 @@ static int add(kv *l, int n, const char *k, const char *v, bool escaped)
     return n + 1;
 }
 
+/* The labels an image carries (its Dockerfile's LABEL lines), after l[0..n). */
+static int image_labels(const image *img, kv *l, int n)
+{
+    for (int i = 0; i < 6 && img->labels[i].k; i++)
+        n = add(l, n, img->labels[i].k, img->labels[i].v, img->labels[i].escaped);
+    return n;
+}
+
+/* A container's labels: its image's, then compose's, sorted by key. */
 static int container_labels(const container *c, kv *l)
 {
-    int n = 0;
-    for (int i = 0; i < 6 && c->img->labels[i].k; i++)
-        n = add(l, n, c->img->labels[i].k, c->img->labels[i].v, c->img->labels[i].escaped);
+    int n = image_labels(c->img, l, 0);
     if (c->proj) {
         const project *p = c->proj;
         char buf[256];
@@ -551,6 +558,57 @@ static void write_map(const kv *l, int n)
     END();
 }
 
+/* ---- NetworkSettings.Networks ---- */
+
+/* The member `netname` of NetworkSettings.Networks: the container's endpoint,
+ * as /containers/json and docker inspect write it (inspect also has the
+ * compose aliases). A host-network container has no address of its own. */
+static void network_endpoint(const container *c, const char *netname, bool aliases)
+{
+    char buf[160], nid[65];
+    bool host = c->netmode && !strcmp(c->netmode, "host");
+    bool up = has_net(c) && !host;
+    key(netname);
+    OBJ();
+    if (c->proj && !is_v1(c->proj))
+        kemptyobj("IPAMConfig");
+    else
+        knull("IPAMConfig");
+    knull("Links");
+    if (aliases && c->proj) {
+        key("Aliases");
+        ARR();
+        str(c->name);
+        str(c->svc->name);
+        snprintf(buf, sizeof buf, "%.12s", c->id);
+        str(buf);
+        AEND();
+    } else {
+        knull("Aliases");
+    }
+    network_id(host ? 99 : c->net, nid);
+    kstr("NetworkID", nid);
+    kstr("EndpointID", has_net(c) ? c->endpoint : "");
+    if (up) {
+        kstrf("Gateway", "172.%d.0.1", subnet(c));
+        kstrf("IPAddress", "172.%d.0.%d", subnet(c), c->host);
+        knum("IPPrefixLen", 16);
+    } else {
+        kstr("Gateway", "");
+        kstr("IPAddress", "");
+        knum("IPPrefixLen", 0);
+    }
+    kstr("IPv6Gateway", "");
+    kstr("GlobalIPv6Address", "");
+    knum("GlobalIPv6PrefixLen", 0);
+    if (up)
+        kstrf("MacAddress", "02:42:ac:%02x:00:%02x", subnet(c), c->host);
+    else
+        kstr("MacAddress", "");
+    knull("DriverOpts");
+    END();
+}
+
 /* ---- GET /containers/json ---- */
 
 static void mount_source(const container *c, const mount *m, char *out, size_t cap)
@@ -559,6 +617,31 @@ static void mount_source(const container *c, const mount *m, char *out, size_t c
         snprintf(out, cap, "%s", m->src);
     else
         snprintf(out, cap, "/var/lib/docker/volumes/%s_%s/_data", c->proj->name, m->name);
+}
+
+/* The Mounts array, the same in /containers/json and docker inspect. */
+static void write_mounts(const container *c)
+{
+    char buf[512];
+    key("Mounts");
+    ARR();
+    for (int i = 0; c->svc && i < 3 && c->svc->mounts[i].type; i++) {
+        const mount *m = &c->svc->mounts[i];
+        OBJ();
+        kstr("Type", m->type);
+        if (m->name)
+            kstrf("Name", "%s_%s", c->proj->name, m->name);
+        mount_source(c, m, buf, sizeof buf);
+        kstr("Source", buf);
+        kstr("Destination", m->dst);
+        if (m->name)
+            kstr("Driver", "local");
+        kstr("Mode", m->mode);
+        kbool("RW", m->rw);
+        kstr("Propagation", m->name ? "" : "rprivate");
+        END();
+    }
+    AEND();
 }
 
 static void list_entry(const container *c)
@@ -609,60 +692,10 @@ static void list_entry(const container *c)
     OBJ();
     key("Networks");
     OBJ();
-    key(buf);
-    OBJ();
-    bool host = c->netmode && !strcmp(c->netmode, "host");
-    bool up = has_net(c) && !host;
-    if (c->proj && !is_v1(c->proj))
-        kemptyobj("IPAMConfig");
-    else
-        knull("IPAMConfig");
-    knull("Links");
-    knull("Aliases");
-    char nid[65];
-    network_id(host ? 99 : c->net, nid);
-    kstr("NetworkID", nid);
-    kstr("EndpointID", up || (host && has_net(c)) ? c->endpoint : "");
-    if (up) {
-        kstrf("Gateway", "172.%d.0.1", subnet(c));
-        kstrf("IPAddress", "172.%d.0.%d", subnet(c), c->host);
-        knum("IPPrefixLen", 16);
-    } else {
-        kstr("Gateway", "");
-        kstr("IPAddress", "");
-        knum("IPPrefixLen", 0);
-    }
-    kstr("IPv6Gateway", "");
-    kstr("GlobalIPv6Address", "");
-    knum("GlobalIPv6PrefixLen", 0);
-    if (up)
-        kstrf("MacAddress", "02:42:ac:%02x:00:%02x", subnet(c), c->host);
-    else
-        kstr("MacAddress", "");
-    knull("DriverOpts");
+    network_endpoint(c, buf, false);
     END();
     END();
-    END();
-    key("Mounts");
-    ARR();
-    for (int i = 0; c->svc && i < 3 && c->svc->mounts[i].type; i++) {
-        const mount *m = &c->svc->mounts[i];
-        OBJ();
-        kstr("Type", m->type);
-        if (m->name) {
-            kstrf("Name", "%s_%s", c->proj->name, m->name);
-        }
-        mount_source(c, m, buf, sizeof buf);
-        kstr("Source", buf);
-        kstr("Destination", m->dst);
-        if (m->name)
-            kstr("Driver", "local");
-        kstr("Mode", m->mode);
-        kbool("RW", m->rw);
-        kstr("Propagation", m->name ? "" : "rprivate");
-        END();
-    }
-    AEND();
+    write_mounts(c);
     END();
 }
 
@@ -957,25 +990,7 @@ static void inspect_one(const container *c)
     kstr("Name", "overlay2");
     END();
 
-    key("Mounts");
-    ARR();
-    for (int i = 0; c->svc && i < 3 && c->svc->mounts[i].type; i++) {
-        const mount *m = &c->svc->mounts[i];
-        OBJ();
-        kstr("Type", m->type);
-        if (m->name)
-            kstrf("Name", "%s_%s", c->proj->name, m->name);
-        mount_source(c, m, buf, sizeof buf);
-        kstr("Source", buf);
-        kstr("Destination", m->dst);
-        if (m->name)
-            kstr("Driver", "local");
-        kstr("Mode", m->mode);
-        kbool("RW", m->rw);
-        kstr("Propagation", m->name ? "" : "rprivate");
-        END();
-    }
-    AEND();
+    write_mounts(c);
 
     key("Config");
     OBJ();
@@ -1120,47 +1135,7 @@ static void inspect_one(const container *c)
         kstr("MacAddress", "");
     key("Networks");
     OBJ();
-    key(netname);
-    OBJ();
-    if (c->proj && !is_v1(c->proj))
-        kemptyobj("IPAMConfig");
-    else
-        knull("IPAMConfig");
-    knull("Links");
-    if (c->proj) {
-        key("Aliases");
-        ARR();
-        snprintf(buf, sizeof buf, "%s", c->name);
-        str(buf);
-        str(c->svc->name);
-        snprintf(buf, sizeof buf, "%.12s", c->id);
-        str(buf);
-        AEND();
-    } else {
-        knull("Aliases");
-    }
-    char nid[65];
-    network_id(host ? 99 : c->net, nid);
-    kstr("NetworkID", nid);
-    kstr("EndpointID", has_net(c) ? c->endpoint : "");
-    if (up) {
-        kstrf("Gateway", "172.%d.0.1", subnet(c));
-        kstrf("IPAddress", "172.%d.0.%d", subnet(c), c->host);
-        knum("IPPrefixLen", 16);
-    } else {
-        kstr("Gateway", "");
-        kstr("IPAddress", "");
-        knum("IPPrefixLen", 0);
-    }
-    kstr("IPv6Gateway", "");
-    kstr("GlobalIPv6Address", "");
-    knum("GlobalIPv6PrefixLen", 0);
-    if (up)
-        kstrf("MacAddress", "02:42:ac:%02x:00:%02x", subnet(c), c->host);
-    else
-        kstr("MacAddress", "");
-    knull("DriverOpts");
-    END();
+    network_endpoint(c, netname, true);
     END();
     END();
     END();
@@ -1266,9 +1241,7 @@ static void gen_events(int n)
         case 0:
             if (chance(30)) {   /* the image is pulled first */
                 kv a[8];
-                int na = 0;
-                for (int k = 0; k < 6 && c->img->labels[k].k; k++)
-                    na = add(a, na, c->img->labels[k].k, c->img->labels[k].v, c->img->labels[k].escaped);
+                int na = image_labels(c->img, a, 0);
                 snprintf(buf, sizeof buf, "%s", c->img->ref);
                 char *colon = strrchr(buf, ':');
                 if (colon)

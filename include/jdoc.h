@@ -18,10 +18,21 @@
  *     any parser or document and may be shared by threads.
  *
  * Threads: one parser per thread. A parsed document may be read from several
- * threads at once through jdoc_fetch/jdoc_pointer/jdoc_fetch_path/iteration and
- * the typed getters, EXCEPT that decoding a string with escapes (jdoc_get_string,
- * jdoc_iter_key on an escaped key, matching an escaped key) writes into the
- * parser's scratch buffer: give each thread its own parser, or only read
+ * threads at once through jdoc_fetch/jdoc_pointer/jdoc_fetch_path/
+ * jdoc_fetch_many, iteration (jdoc_iter_key_raw), jdoc_dump and the typed
+ * getters, whatever its keys (matching a key, escaped or not, writes nothing),
+ * EXCEPT that:
+ *   - decoding a string with escapes (jdoc_get_string, jdoc_iter_key on an
+ *     escaped key, jdoc_path_of and jdoc_explain through an escaped key)
+ *     writes into the parser's scratch buffer;
+ *   - jdoc_fetch/jdoc_pointer with a long path (more than 64 steps, or an
+ *     expression of more than 1 KiB) and jdoc_explain compile the path with
+ *     the parser's allocator, which is then called from several threads at
+ *     once: malloc is thread-safe, a custom allocator must be too (or compile
+ *     long paths once with jdoc_path_compile and use jdoc_fetch_path, which
+ *     never allocates);
+ *   - cursors and jdoc_validate write to the parser or the cursor.
+ * For those, give each thread its own parser (or cursor), or read only
  * escape-free strings from shared documents. No function keeps global mutable
  * state other than the CPU feature set, detected once.
  *
@@ -360,8 +371,10 @@ JDOC_API size_t jdoc_cursor_depth(const jdoc_cursor *c);
  *  (Oj::Doc#move). On error the cursor does not move. */
 JDOC_API jdoc_status jdoc_cursor_move(jdoc_cursor *c, const char *path);
 /** Fetch along an Oj path from the cursor without moving it; ".." climbs
- *  the cursor's own path (Oj::Doc#fetch). NULL or "" is the cursor's value. */
-JDOC_API jdoc_status jdoc_cursor_fetch(const jdoc_cursor *c, const char *path, jdoc_value *out);
+ *  the cursor's own path (Oj::Doc#fetch). NULL or "" is the cursor's value.
+ *  The position does not change, but the walk runs in the cursor's scratch
+ *  frames: a cursor is not shared by threads, even for fetches. */
+JDOC_API jdoc_status jdoc_cursor_fetch(jdoc_cursor *c, const char *path, jdoc_value *out);
 /** The cursor's path, Oj syntax (Oj::Doc#where): "/" at the root, else
  *  "/Containers/2/Names/1"; a '/' in a key is written "\/". NUL-terminated
  *  when cap > 0; returns the full length. */

@@ -28,9 +28,9 @@ struct jdoc_doc {
     const uint32_t *index;
     const uint8_t *tape;
     /* where the last member lookup found its key: object entry << 32 | key
-     * entry. A hint only (the next lookup in that object starts there and
-     * wraps around), read and written relaxed, so threads may share it. */
-    _Atomic uint64_t hint;
+     * entry, and key entry << 32 | a summary of the keys before it (see
+     * walk.c). Hints only, read and written relaxed, so threads may share them. */
+    _Atomic uint64_t hint, hint_seen;
 };
 
 struct jdoc_parser {

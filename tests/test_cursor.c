@@ -4,6 +4,10 @@
 #include <criterion/criterion.h>
 #include "testutil.h"
 
+/* jdoc_cursor_fetch writes the cursor's scratch frames: its signature says so. */
+_Static_assert(_Generic(&jdoc_cursor_fetch, jdoc_status (*)(jdoc_cursor *, const char *, jdoc_value *): 1, default: 0),
+               "jdoc_cursor_fetch takes a non-const cursor");
+
 static jdoc_parser *P;
 static jdoc_doc *D;
 static jdoc_cursor *C;
@@ -124,6 +128,28 @@ static int stop_at_two(jdoc_cursor *c, void *ud)
     return ++*(int *)ud == 2;
 }
 
+/* each_leaf on a 1000-deep document: one leaf, with its whole path */
+typedef struct deep_seen {
+    int leaves;
+    size_t depth, where_len;
+    bool where_ok;
+    char value[16];
+} deep_seen;
+
+static int deep_leaf(jdoc_cursor *c, void *ud)
+{
+    deep_seen *s = ud;
+    char w[2100];
+    s->leaves++;
+    s->depth = jdoc_cursor_depth(c);
+    s->where_len = jdoc_cursor_where(c, w, sizeof w);
+    s->where_ok = s->where_len == 2000;
+    for (size_t i = 0; s->where_ok && i < 2000; i += 2)
+        s->where_ok = w[i] == '/' && w[i + 1] == '1';
+    jdoc_dump(jdoc_cursor_value(c), s->value, sizeof s->value);
+    return 0;
+}
+
 Test(cursor, stopping_and_deep_documents)
 {
     open_doc("[1,2,3,4]");
@@ -131,6 +157,21 @@ Test(cursor, stopping_and_deep_documents)
     cr_assert_eq(jdoc_cursor_each_leaf(C, stop_at_two, &n), JDOC_OK);
     cr_expect_eq(n, 2);
     expect_where("/");
+    n = 0;
+    cr_assert_eq(jdoc_cursor_each_child(C, stop_at_two, &n), JDOC_OK);
+    cr_expect_eq(n, 2);
+    expect_where("/");
+    /* a key that does not decode: path_of writes its raw text */
+    open_doc("{\"a\\x\":[1]}");
+    jdoc_value v;
+    char buf[32];
+    jdoc_iter it;
+    cr_assert_eq(jdoc_iter_init(jdoc_root(D), &it), JDOC_OK);
+    cr_assert(jdoc_iter_next(&it, &v));
+    cr_expect_eq(jdoc_path_of(v, JDOC_SYNTAX_OJ, buf, sizeof buf), 5);
+    cr_expect_str_eq(buf, "/a\\\\x");
+    cr_expect_eq(jdoc_path_of(v, JDOC_SYNTAX_POINTER, buf, sizeof buf), 4);
+    cr_expect_str_eq(buf, "/a\\x");
     /* 1000 levels: no recursion, where? is long */
     char deep[2100];
     memset(deep, '[', 1000);
@@ -138,10 +179,50 @@ Test(cursor, stopping_and_deep_documents)
     memset(deep + 1001, ']', 1000);
     deep[2001] = 0;
     open_doc(deep);
-    acc a = { "" };
-    cr_assert_eq(jdoc_cursor_each_leaf(C, record_leaf, &a), JDOC_OK);
-    cr_expect_eq(strlen(a.text), 2000 + 1 + 2 < sizeof a.text ? 2003 : strlen(a.text));
+    deep_seen s = { 0 };
+    cr_assert_eq(jdoc_cursor_each_leaf(C, deep_leaf, &s), JDOC_OK);
+    cr_expect_eq(s.leaves, 1);
+    cr_expect_eq(s.depth, 1000);
+    cr_expect_eq(s.where_len, 2000);
+    cr_expect(s.where_ok, "where? of the leaf is not \"/1\" 1000 times");
+    cr_expect_str_eq(s.value, "7");
     cr_expect_eq(jdoc_cursor_where(C, NULL, 0), 1);
+    /* and back down by the path where? gave */
+    char *w = malloc(2001);
+    cr_assert_eq(jdoc_cursor_move(C, "/1"), JDOC_OK);
+    jdoc_cursor_home(C);
+    for (int i = 0; i < 1000; i++)
+        memcpy(w + 2 * i, "/1", 2);
+    w[2000] = 0;
+    cr_assert_eq(jdoc_cursor_move(C, w), JDOC_OK);
+    cr_expect_eq(jdoc_cursor_depth(C), 1000);
+    expect_dump(jdoc_cursor_value(C), "7");
+    free(w);
+}
+
+/* A callback that leaves the cursor one level up (against the contract):
+ * each_leaf puts it back at the leaf's depth and the walk goes on. */
+static int leaf_then_up(jdoc_cursor *c, void *ud)
+{
+    record_leaf(c, ud);
+    jdoc_cursor_up(c);
+    return 0;
+}
+
+Test(cursor, each_leaf_restores_the_depth)
+{
+    open_doc("[[1,2],{\"a\":[3]},4]");
+    acc a = { "" };
+    cr_assert_eq(jdoc_cursor_each_leaf(C, leaf_then_up, &a), JDOC_OK);
+    cr_expect_str_eq(a.text, "/1/1=1;/1/2=2;/2/a/1=3;/3=4;");
+    expect_where("/");
+    /* a key with a backslash is written \\ in where?, so the path leads back */
+    open_doc("{\"a\\\\b\":{\"c/d\":5}}");
+    a.text[0] = 0;
+    cr_assert_eq(jdoc_cursor_each_leaf(C, record_leaf, &a), JDOC_OK);
+    cr_expect_str_eq(a.text, "/a\\\\b/c\\/d=5;");
+    cr_assert_eq(jdoc_cursor_move(C, "/a\\\\b/c\\/d"), JDOC_OK);
+    expect_dump(jdoc_cursor_value(C), "5");
 }
 
 Test(cursor, dump_path_of_and_explain)

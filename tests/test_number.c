@@ -293,7 +293,9 @@ Test(number, integer_limits, .timeout = 60)
 
 Test(number, negative_zero, .timeout = 60)
 {
-    static const char *z[] = {"-0", "-0.0", "-0e5", "-0.000e-400", "-1e-400", "-2.4703282292062327e-324"};
+    /* also zeros of more than 19 digits (the long-digit path) */
+    static const char *z[] = {"-0", "-0.0", "-0e5", "-0.000e-400", "-1e-400", "-2.4703282292062327e-324",
+                              "-0.000000000000000000000000", "-0.0000000000000000000000000000e999"};
     for (size_t k = 0; k < sizeof z / sizeof *z; k++) {
         jdoc_num o;
         cr_assert_eq(parse_n(z[k], strlen(z[k]), &o, NULL), JDOC_OK);

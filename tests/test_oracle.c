@@ -789,8 +789,10 @@ static void check_doc(const char *base, const char *buf, size_t len, jdoc_kernel
     bool have_ref = false;
     int fails = 0;   /* MAX_FAILS per file, all kernels together */
     for (int k = JDOC_KERNEL_SCALAR; k < JDOC_KERNEL_COUNT; k++) {
-        if (!jdoc_kernel_supported((jdoc_kernel_id)k))
+        if (!jdoc_kernel_supported((jdoc_kernel_id)k)) {
+            tu_note_kernel_skip((jdoc_kernel_id)k);
             continue;
+        }
         ctx c = { .file = base, .kname = jdoc_kernel_id_name((jdoc_kernel_id)k), .o = &o, .ref_idx = ref_idx };
         if (fails >= MAX_FAILS) {
             cr_log_error("%s [%s]: not checked, the file reached %d failures", base, c.kname, MAX_FAILS);
@@ -861,8 +863,7 @@ static jdoc_kernel_id best_kernel(void)
 
 static void check_dir(const char *dir)
 {
-    if (!tu_corpus_present())
-        cr_skip_test("../shared/corpus not present");
+    TU_REQUIRE_CORPUS();
     char **files = tu_list(dir);
     cr_assert_not_null(files, "cannot list %s", dir);
     jdoc_kernel_id best = best_kernel();
@@ -1102,8 +1103,10 @@ Test(oracle, adversarial_numbers)
     cr_assert_not_null(buf);
     memcpy(buf, doc.s, doc.len);
     for (int k = JDOC_KERNEL_SCALAR; k < JDOC_KERNEL_COUNT; k++) {
-        if (!jdoc_kernel_supported((jdoc_kernel_id)k))
+        if (!jdoc_kernel_supported((jdoc_kernel_id)k)) {
+            tu_note_kernel_skip((jdoc_kernel_id)k);
             continue;
+        }
         const char *kn = jdoc_kernel_id_name((jdoc_kernel_id)k);
         jdoc_parser *p = tu_parser((jdoc_kernel_id)k);
         jdoc_doc *d;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Helpers shared by the Criterion tests: corpus files, exact-size copies, kernels. */
+/* Helpers shared by the Criterion tests: corpus files, exact-size copies, kernels,
+ * skips. The skip helpers need <criterion/criterion.h> first. */
 #ifndef JDOC_TESTUTIL_H
 #define JDOC_TESTUTIL_H
 #include <dirent.h>
@@ -71,6 +72,47 @@ static inline void tu_free_list(char **v)
         free(*p);
     free(v);
 }
+
+#ifdef CRITERION_H_
+/* Skips that show. `make test` ends with a summary of everything skipped:
+ * the tests that called cr_skip_test (from Criterion's TAP reports) and the
+ * notes below, appended to the file named by JDOC_SKIP_LOG (one line each:
+ * "kind<TAB>what<TAB>test"). */
+static inline void tu_note(const char *kind, const char *what)
+{
+    const char *log = getenv("JDOC_SKIP_LOG");
+    FILE *f = log && *log ? fopen(log, "a") : NULL;
+    if (!f)
+        return;
+    const struct criterion_test *t = criterion_current_test;
+    fprintf(f, "%s\t%s\t%s::%s\n", kind, what, t ? t->category : "?", t ? t->name : "?");
+    fclose(f);
+}
+
+/* A test that loops over the kernels and leaves out one compiled in says so
+ * (the other architecture's kernels are not compiled: check-arm64 runs those). */
+static inline void tu_note_kernel_skip(jdoc_kernel_id k)
+{
+    if (jdoc_kernel_compiled(k))
+        tu_note("kernel", jdoc_kernel_id_name(k));
+}
+
+/* CI always has the corpus: there, its absence fails the test instead of
+ * skipping it. */
+static inline bool tu_ci(void)
+{
+    const char *c = getenv("CI");
+    return c && strcmp(c, "true") == 0;
+}
+#define TU_REQUIRE_CORPUS()                                                                       \
+    do {                                                                                          \
+        if (!tu_corpus_present()) {                                                               \
+            if (tu_ci())                                                                          \
+                cr_assert_fail("../shared/corpus not present, and CI=true: CI must provide it"); \
+            cr_skip_test("../shared/corpus not present");                                         \
+        }                                                                                         \
+    } while (0)
+#endif
 
 static inline jdoc_parser *tu_parser(jdoc_kernel_id k)
 {

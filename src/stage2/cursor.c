@@ -153,9 +153,8 @@ static jdoc_status apply(const jdoc_doc *d, frame *f, uint32_t *depth, uint32_t 
 
 /* Parse an Oj path and run it from a copy of the cursor into c->scratch;
  * *depth gets the scratch depth. */
-static jdoc_status run(const jdoc_cursor *cc, const char *path, uint32_t *depth)
+static jdoc_status run(jdoc_cursor *c, const char *path, uint32_t *depth)
 {
-    jdoc_cursor *c = (jdoc_cursor *)cc;   /* scratch only */
     size_t len = path ? strlen(path) : 0;
     jdoc_step steps_buf[STACK_STEPS], *steps = steps_buf;
     char keys_buf[STACK_KEYS], *keys = keys_buf;
@@ -195,7 +194,7 @@ jdoc_status jdoc_cursor_move(jdoc_cursor *c, const char *path)
     return JDOC_OK;
 }
 
-jdoc_status jdoc_cursor_fetch(const jdoc_cursor *c, const char *path, jdoc_value *out)
+jdoc_status jdoc_cursor_fetch(jdoc_cursor *c, const char *path, jdoc_value *out)
 {
     if (!live(c) || !out)
         return JDOC_ERR_ARG;

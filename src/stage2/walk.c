@@ -35,13 +35,19 @@ bool jdoc__key_eq(const jdoc_doc *d, uint32_t k, const jdoc_step *s)
     return raw_key_eq(d->json + b, jdoc__string_end(d, k) - b, jdoc__str_escaped(d, k), s);
 }
 
+/* Which bit of a 32-bit summary a key of raw length n, first byte c, sets. */
+static inline uint32_t key_bit(size_t n, uint8_t c) { return 1u << ((n * 5 + c) & 31); }
+
 /* Member of object o whose key matches s: its value entry in *out. Members
  * from key entry `from` up to the closing brace, or up to key entry `end`,
- * are scanned. */
-static jdoc_status scan_keys(const jdoc_doc *d, uint32_t o, uint32_t from, uint32_t end, const jdoc_step *s,
-                             uint32_t *out)
+ * are scanned; `seen` summarizes the keys of o's members before `from`
+ * (key_bit of each; all bits for a key with a backslash). On a match, the
+ * document's hint becomes that member with the summary of those before it. */
+static jdoc_status scan_keys(const jdoc_doc *d, uint32_t o, uint32_t from, uint32_t end, uint32_t seen,
+                             const jdoc_step *s, uint32_t *out)
 {
     const uint8_t *tape = d->tape;
+    const uint32_t *ix = d->index;
     for (uint32_t i = from;;) {
         /* a key ('"', or ' ' when it holds a backslash) and a ':' */
         if (JDOC_UNLIKELY((tape[i] | 2) != '"' || tape[i + 1] != ':'))
@@ -49,11 +55,21 @@ static jdoc_status scan_keys(const jdoc_doc *d, uint32_t o, uint32_t from, uint3
         uint32_t v = i + 2, next = jdoc__skip(d, v);
         if (JDOC_UNLIKELY(next == UINT32_MAX))
             return JDOC_ERR_SYNTAX;
-        if (jdoc__key_eq(d, i, s)) {
+        /* the key's end: its closing quote is right before the ':' unless
+         * there is whitespace between */
+        const char *raw = d->json + ix[i] + 1;
+        uint32_t q = ix[i + 1];
+        while (d->json[q - 1] != '"')
+            q--;
+        size_t rawlen = (size_t)(d->json + q - 1 - raw);
+        bool esc = tape[i] == ' ';
+        if (raw_key_eq(raw, rawlen, esc, s)) {
             atomic_store_explicit((_Atomic uint64_t *)&d->hint, (uint64_t)o << 32 | i, memory_order_relaxed);
+            atomic_store_explicit((_Atomic uint64_t *)&d->hint_seen, (uint64_t)i << 32 | seen, memory_order_relaxed);
             *out = v;
             return JDOC_OK;
         }
+        seen |= esc ? ~0u : key_bit(rawlen, rawlen ? (uint8_t)raw[0] : 0);
         char c = (char)tape[next];
         if (c == '}')
             return JDOC_ERR_NOT_FOUND;
@@ -67,11 +83,14 @@ static jdoc_status scan_keys(const jdoc_doc *d, uint32_t o, uint32_t from, uint3
 
 /*
  * Find a member, starting where the last lookup in o found its key (the
- * document's hint), then from the first member up to there: fields read in
- * document order cost one pass over the object, and repeated fetches from the
- * root do not walk the same members again. The members before a hint were
- * all walked when it was set, so the answer is the one a scan from the start
- * gives, a syntax error after the hint included.
+ * document's hint) when no member before it can match: fields read in
+ * document order cost about one pass over the object, and repeated fetches
+ * from the root do not walk the same members again. The answer is the one a
+ * scan from the start gives (the first of duplicate keys; a syntax error
+ * after the hint), since the members before a hint were all walked, and
+ * summarized, when it was set. The hint is two words, each read and written
+ * relaxed, so threads may share a document: the summary word names the key
+ * entry it belongs to (which names its object).
  */
 static jdoc_status find_key(const jdoc_doc *d, uint32_t o, const jdoc_step *s, uint32_t *out)
 {
@@ -80,13 +99,13 @@ static jdoc_status find_key(const jdoc_doc *d, uint32_t o, const jdoc_step *s, u
         return JDOC_ERR_NOT_FOUND;
     uint64_t h = atomic_load_explicit((_Atomic uint64_t *)&d->hint, memory_order_relaxed);
     uint32_t k = (uint32_t)h;
-    if ((uint32_t)(h >> 32) != o || k <= i)
-        return scan_keys(d, o, i, UINT32_MAX, s, out);
-    jdoc_status st = scan_keys(d, o, k, UINT32_MAX, s, out);
-    if (st == JDOC_OK)
-        return st;
-    jdoc_status before = scan_keys(d, o, i, k, s, out);
-    return before == JDOC_OK ? JDOC_OK : st;
+    if ((uint32_t)(h >> 32) == o && k > i) {
+        uint64_t w = atomic_load_explicit((_Atomic uint64_t *)&d->hint_seen, memory_order_relaxed);
+        uint32_t seen = (uint32_t)w;
+        if ((uint32_t)(w >> 32) == k && !(seen & key_bit(s->klen, s->klen ? (uint8_t)s->key[0] : 0)))
+            return scan_keys(d, o, k, UINT32_MAX, seen, s, out);
+    }
+    return scan_keys(d, o, i, UINT32_MAX, 0, s, out);
 }
 
 /* Element `n` (0-based) of array a. */
