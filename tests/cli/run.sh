@@ -317,5 +317,45 @@ run --ndjson --validate "$T/ev.ndjson"; expect "events: valid" 0 ""
 check "generated list is valid" '[ "$rc" = 0 ]'
 check "generator is deterministic" 'cmp -s <("$GEN" events 50) <("$GEN" events 50)'
 
+# ---- JSONPath queries (RFC 9535), --with-path, --count, --keys, -c ----
+Q=$T/q.json
+printf '[{"Id":"a1","Names":["/web-1"],"State":"running","Net":{"front":{"IP":"10.0.0.2"},"back":{"IP":"10.0.1.2"}}},{"Id":"b2","Names":["/db-1"],"State":"exited","Net":{}}]' >"$Q"
+run "$Q" '$[*].Id';                     expect "query: every Id" 0 $'"a1"\n"b2"\n'
+run -r "$Q" '$[*].Names[0]';            expect "query: -r" 0 $'/web-1\n/db-1\n'
+run -t "$Q" '$[*].Net';                 expect "query: -t" 0 $'object\nobject\n'
+run "$Q" '$[?@.State == "running"].Id'; expect "query: filter" 0 $'"a1"\n'
+run -r "$Q" '$[*].Net.*.IP';            expect "query: any network's IP" 0 $'10.0.0.2\n10.0.1.2\n'
+run --with-path "$Q" '$..IP';           expect "query: --with-path" 0 $'$[0][\'Net\'][\'front\'][\'IP\']\t"10.0.0.2"\n$[0][\'Net\'][\'back\'][\'IP\']\t"10.0.1.2"\n'
+run "$Q" '$[*].nope';                   expect "query: empty nodelist, exit 0" 0 ""
+check "query: empty nodelist, no message" quiet_err
+run "$Q" /1/Id '$[1].Id' /2/Id;         expect "query mixed with Oj paths" 0 $'"a1"\n"b2"\n"b2"\n'
+run -q "$Q" '$[0].State';               expect "-q" 0 $'"running"\n'
+run -q "$Q" ' $';                       expect "-q: leading space is invalid" 2 "" "no whitespace allowed before"
+run "$Q" '$[?@.a ==]';                  expect "invalid query: exit 2" 2 "" "invalid JSONPath query \(byte 9\)"
+check "invalid query: caret under the offset" 'grep -qx "           ^" "$T/err"'
+run "$Q" '$[' '$]';                     expect "two invalid queries: both reported" 2 ""
+check "two invalid queries: two messages" '[ "$(grep -c "invalid JSONPath" "$T/err")" = 2 ]'
+run --count "$Q" '$[*]' '$..IP' /1/Id /3; expect "--count" 0 $'2\n2\n1\n0\n'
+run --count "$Q";                       expect "--count, no PATH: the root's elements" 0 $'2\n'
+run --keys "$Q" /1;                     expect "--keys of an Oj path" 0 $'Id\nNames\nState\nNet\n'
+run --keys "$Q" '$[*].Net';             expect "--keys of each node" 0 $'front\nback\n'
+run --keys "$Q" /1/Id;                  expect "--keys of a string" 3 "" "not an object"
+run --keys "$T/p.json";                 expect "--keys, no PATH" 0 $'a\ne\nn\n'
+run -c "$Q" /1/Net;                     expect "-c compact" 0 $'{"front":{"IP":"10.0.0.2"},"back":{"IP":"10.0.1.2"}}\n'
+run -c "$T/p.json";                     expect "-c, no PATH: one line" 0 "$(tr -d ' \n' <"$T/p.json")"$'\n'
+run -rc "$Q" '$[0].Id';                 expect "-rc together" 0 $'a1\n'
+run "$Q" /-1/Id /1/Names/-1 /-3;        expect "Oj negative indices" 3 $'"b2"\n"/web-1"\n\n'
+run -p "$Q" /-1;                        expect "pointers have no negative indices" 3 $'\n'
+run "$Q" /0/Id;                         expect "not found: Oj index 0" 3 $'\n' "hint: Oj paths count from 1"
+check "not found: where the walk stopped" 'grep -q "stopped at / (the root), an array of 2 elements" "$T/err"'
+run "$Q" .Id;                           expect "not found: jq syntax" 3 $'\n' "hint: jq's .a.b"
+run "$Q" "$D";                          expect "not found: a second file" 3 $'\n' "is a file, but jdoc reads one FILE"
+printf '{"a":[1,2]}\n{"a":[]}\n{"a":[3]}\n' >"$T/q.ndjson"
+run --ndjson "$T/q.ndjson" '$.a[*]';    expect "query per document of a stream" 0 $'1\n2\n3\n'
+run --ndjson --count "$T/q.ndjson" '$.a[*]'; expect "--count per document" 0 $'2\n0\n1\n'
+printf '[1,2 3]' >"$T/bad.json"
+run "$T/bad.json" '$[*]';               expect "query over a malformed array" 1 $'1\n' "bad.json:1"
+run --canonical "$Q" '$[*].Names';      expect "query --canonical" 0 $'["/web-1"]\n["/db-1"]\n'
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
