@@ -1866,8 +1866,11 @@ size_t jdoc_query_iter_path(const jdoc_query_iter *it, char *buf, size_t cap)
             if (f->ckey != UINT32_MAX) {
                 const char *s;
                 size_t n;
-                if (jdoc__string_at(it->d, f->ckey, &s, &n) != JDOC_OK)
-                    s = "", n = 0;
+                if (jdoc__string_at(it->d, f->ckey, &s, &n) != JDOC_OK) {
+                    /* a bad escape (found only now): the name as written */
+                    jdoc_get_raw(jdoc__value(it->d, f->ckey), &s, &n);
+                    s++, n -= 2;
+                }
                 put_name(&w, s, n);
             } else {
                 char num[24];
