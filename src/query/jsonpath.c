@@ -845,7 +845,11 @@ static jq_path *parse_query(qp *p, bool relative)
     }
     q->singular = true;
     for (uint32_t k = 0; k < q->nseg; k++) {
-        const jq_seg *g = &q->seg[k];
+        jq_seg *g = &q->seg[k];
+        g->names = !g->desc && g->nsel >= 2 && g->nsel <= 64;
+        for (uint32_t s = 0; s < g->nsel; s++)
+            if (g->sel[s].kind != SEL_NAME)
+                g->names = false;
         if (g->desc || g->nsel != 1 || (g->sel[0].kind != SEL_NAME && g->sel[0].kind != SEL_INDEX))
             q->singular = false;
     }
@@ -1044,6 +1048,35 @@ bad:
     return -1;
 }
 
+/* Is the member key at entry k the name nm? Most keys are rejected by
+ * their written length and first byte before any comparison: a key written
+ * shorter than the name cannot be it, one of the same length is compared
+ * bytewise, a longer one has escapes and goes to jdoc__key_eq when its
+ * first byte allows (the name's first byte, or a backslash). */
+static inline bool name_eq_raw(const jdoc_doc *d, uint32_t k, const char *raw, uint32_t rawlen, const jdoc_step *nm)
+{
+    if (rawlen == nm->klen)
+        return jdoc__bytes_eq(raw, nm->key, rawlen) && (nm->plain || !jdoc__has_backslash(raw, rawlen));
+    if (rawlen < nm->klen || !nm->klen || (raw[0] != '\\' && raw[0] != nm->key[0]))
+        return false;
+    return jdoc__key_eq(d, k, nm);
+}
+
+/* The key of member k as written (no decoding). */
+static inline const char *raw_key(const jdoc_doc *d, uint32_t k, uint32_t *rawlen)
+{
+    uint32_t kb = jdoc__off(d, k) + 1;
+    *rawlen = jdoc__string_end(d, k) - kb;
+    return d->json + kb;
+}
+
+static inline bool name_eq(const jdoc_doc *d, uint32_t k, const jdoc_step *nm)
+{
+    uint32_t rawlen;
+    const char *raw = raw_key(d, k, &rawlen);
+    return name_eq_raw(d, k, raw, rawlen, nm);
+}
+
 /* Number of children of container e (-1 when malformed). */
 static int64_t count_children(jdoc_query_iter *it, uint32_t e)
 {
@@ -1170,7 +1203,7 @@ static int sel_next(jdoc_query_iter *it, jq_frame *f, const jq_sel *s, uint32_t 
     switch (s->kind) {
     case SEL_NAME:
         while ((r = child_next(it, true, &f->pos, f->end, &key, &v)) > 0) {
-            if (jdoc__key_eq(it->d, key, &s->name)) {
+            if (name_eq(it->d, key, &s->name)) {
                 f->pos = f->end;   /* the first member of that name */
                 f->ckey = key;
                 *out = v;
@@ -1236,11 +1269,60 @@ static int sel_next(jdoc_query_iter *it, jq_frame *f, const jq_sel *s, uint32_t 
     return 0;
 }
 
+/* A segment of several names (['Id','Image','State']): one pass over the
+ * object's members finds the first member of each name, kept on the
+ * positions stack as (key, value) pairs; then they are given in the
+ * selectors' order. */
+static int names_next(jdoc_query_iter *it, const jq_seg *g, jq_frame *f, uint32_t *out)
+{
+    if (!f->obj)
+        return 0;
+    if (!f->init) {
+        f->init = true;
+        size_t base = it->npos;
+        if (!grow(it, (void **)&it->pos, &it->poscap, base + 2 * (size_t)g->nsel, sizeof *it->pos))
+            return -1;
+        for (uint32_t s = 0; s < 2 * g->nsel; s++)
+            it->pos[base + s] = UINT32_MAX;
+        it->npos = base + 2 * (size_t)g->nsel;
+        f->len = (int64_t)base;
+        uint64_t pending = g->nsel == 64 ? ~0ull : (1ull << g->nsel) - 1;
+        uint32_t key = UINT32_MAX, v;
+        int r;
+        while (pending && (r = child_next(it, true, &f->pos, f->end, &key, &v)) > 0) {
+            uint32_t rawlen;
+            const char *raw = raw_key(it->d, key, &rawlen);   /* once per member */
+            for (uint64_t m = pending; m; m &= m - 1) {
+                int s = __builtin_ctzll(m);
+                bool eq = name_eq_raw(it->d, key, raw, rawlen, &g->sel[s].name);
+                if (eq) {
+                    it->pos[base + 2 * (size_t)s] = key;
+                    it->pos[base + 2 * (size_t)s + 1] = v;
+                    pending &= ~(1ull << s);
+                }
+            }
+        }
+        if (pending && r < 0)
+            return -1;
+    }
+    while (f->sel < g->nsel) {
+        size_t at = (size_t)f->len + 2 * (size_t)f->sel++;
+        if (it->pos[at] != UINT32_MAX) {
+            f->ckey = it->pos[at];
+            *out = it->pos[at + 1];
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Next step of frame f: 1 a selected child, 2 a child to descend into (a
  * descendant segment), 0 the frame is done, -1 error. */
 static int frame_next(jdoc_query_iter *it, const jq_path *P, jq_frame *f, uint32_t *out)
 {
     const jq_seg *g = &P->seg[f->seg];
+    if (g->names)
+        return names_next(it, g, f, out);
     while (f->sel < g->nsel) {
         int r = sel_next(it, f, &g->sel[f->sel], out);
         if (r)
@@ -1332,7 +1414,7 @@ static int single_step(jdoc_query_iter *it, uint32_t node, const jq_sel *s, uint
         if (!obj)
             return 0;
         while ((r = child_next(it, true, &pos, end, &key, &v)) > 0)
-            if (jdoc__key_eq(it->d, key, &s->name)) {
+            if (name_eq(it->d, key, &s->name)) {
                 *out = v;
                 return 1;
             }
