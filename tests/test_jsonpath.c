@@ -249,6 +249,12 @@ Test(jsonpath, values_and_order, .fini = fini)
     cr_assert_str_eq(run("$.n[?@ == 1]"), "$['n'][0]=1 $['n'][1]=1.0 $['n'][2]=10e-1");
     cr_assert_str_eq(run("$.n[?@ == $.n[6]]"), "$['n'][6]={\"x\":1}");
     cr_assert_str_eq(run("$.key"), "$['key']=\"esc\"");
+    /* several names: selector order, the first member of a name, escaped keys */
+    load("{\"Id\":1,\"I\\u0064\":2,\"\\u0049mage\":3,\"Image2\":4,\"\":5}");
+    cr_assert_str_eq(run("$['Image','Id','nope','Id','']"), "$['Image']=3 $['Id']=1 $['Id']=1 $['']=5");
+    cr_assert_str_eq(run("$.Image"), "$['Image']=3");
+    cr_assert_str_eq(run("$[?@ == 2]"), "$['Id']=2");
+    load("{\"a\":[0,1,2,3,4,5,6],\"n\":[1,1.0,10e-1,\"1\",true,null,{\"x\":1},[1]],\"k\\u0065y\":\"esc\",\"q'\\\\\\n\\u0001\":7}");
     /* normalized paths escape quotes, backslashes and controls */
     cr_assert_str_eq(run("$[?@ == 7]"), "$['q\\'\\\\\\n\\u0001']=7");
 }
