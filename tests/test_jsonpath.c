@@ -384,3 +384,29 @@ Test(jsonpath, regex_no_blowup, .fini = fini, .timeout = 10)
     jdoc_query_iter_free(it);
     jdoc_query_free(q);
 }
+
+/* Descendant names over a large document: subtrees without the name's bytes
+ * are skipped, so a name written with an escape, and backslashes in values
+ * (which do not count), must not fool the skipping. */
+Test(jsonpath, descendant_skipping, .fini = fini)
+{
+    static char doc[200000];
+    size_t o = 0;
+    o += (size_t)snprintf(doc + o, sizeof doc - o, "[");
+    for (int k = 0; k < 400; k++)
+        o += (size_t)snprintf(doc + o, sizeof doc - o, "{\"pad\":\"a\\\\b\\\"c\",\"v\":{\"w\":[%d,{\"x\":1}]}},", k);
+    o += (size_t)snprintf(doc + o, sizeof doc - o,
+                          "{\"deep\":[{\"\\u0049PAddress\":7}]},{\"n\":{\"IPAddress\":8,\"m\":{\"IPAddress\":9}}},"
+                          "{\"IPAddress \":0,\"s\":\"IPAddress\"},{\"esc\\\"aped\":{\"IPAddress\":10}}]");
+    load(doc);
+    cr_assert_str_eq(run("$..IPAddress"), "$[400]['deep'][0]['IPAddress']=7 $[401]['n']['IPAddress']=8 "
+                                          "$[401]['n']['m']['IPAddress']=9 $[403]['esc\"aped']['IPAddress']=10");
+    jdoc_query *q = jdoc_query_compile("$..x", 4, NULL, NULL);
+    jdoc_query_iter *it = jdoc_query_iter_new(q, jdoc_root(D), NULL);
+    int n = 0;
+    while (jdoc_query_iter_next(it, NULL))
+        n++;
+    cr_assert_eq(n, 400);
+    jdoc_query_iter_free(it);
+    jdoc_query_free(q);
+}

@@ -847,9 +847,13 @@ static jq_path *parse_query(qp *p, bool relative)
     for (uint32_t k = 0; k < q->nseg; k++) {
         jq_seg *g = &q->seg[k];
         g->names = !g->desc && g->nsel >= 2 && g->nsel <= 64;
-        for (uint32_t s = 0; s < g->nsel; s++)
+        g->desc_names = g->desc && g->nsel <= 64;
+        for (uint32_t s = 0; s < g->nsel; s++) {
             if (g->sel[s].kind != SEL_NAME)
-                g->names = false;
+                g->names = g->desc_names = false;
+            else if (!g->sel[s].name.plain || !g->sel[s].name.klen)
+                g->desc_names = false;
+        }
         if (g->desc || g->nsel != 1 || (g->sel[0].kind != SEL_NAME && g->sel[0].kind != SEL_INDEX))
             q->singular = false;
     }
@@ -978,6 +982,15 @@ struct jdoc_query_iter {
     size_t rxcap;
     eq_item *eq;
     size_t eqcap;
+    /* Skipping subtrees in a descendant segment of names (main run only):
+     * the sorted offsets of every occurrence of the names' bytes and of
+     * every backslash in the span [hit_lo, hit_hi) where the segment
+     * started. A member of such a name in a subtree shows one of them: its
+     * key is written as is, or with an escape. */
+    uint32_t *hits;
+    size_t nhits, hitcap;
+    uint32_t hit_seg;   /* 1 + the segment they are for, 0 none */
+    uint32_t hit_lo, hit_hi;
 };
 
 static bool grow(jdoc_query_iter *it, void **buf, size_t *cap, size_t need, size_t elem)
@@ -1092,6 +1105,95 @@ static int64_t count_children(jdoc_query_iter *it, uint32_t e)
 }
 
 static int eval_logical(jdoc_query_iter *it, const jq_expr *x, uint32_t at_node);
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Spans shorter than this are walked: the scan would cost more than it saves;
+ * and so are spans with more than one occurrence per HIT_SPARSE bytes. */
+#define HIT_MIN_SPAN 4096
+#define HIT_SPARSE 16384
+
+/* A descendant segment of names starts at `node`: find where the names
+ * (and backslashes) occur in its text, for desc_skip. */
+static bool desc_scan(jdoc_query_iter *it, const jq_seg *g, uint32_t seg, uint32_t node)
+{
+    it->hit_seg = 0;
+    const char *raw;
+    size_t len;
+    if (!is_container(it->d, node) || jdoc_get_raw(jdoc__value(it->d, node), &raw, &len) != JDOC_OK ||
+        len < HIT_MIN_SPAN)
+        return true;
+    uint32_t base = jdoc__off(it->d, node);
+    it->nhits = 0;
+    const char *end = raw + len;
+    for (uint32_t s = 0; s <= g->nsel; s++) {
+        const char *p = raw;
+        for (;;) {
+            if (s < g->nsel) {
+                p = memmem(p, (size_t)(end - p), g->sel[s].name.key, g->sel[s].name.klen);
+                if (!p)
+                    break;
+            } else {
+                /* a backslash counts only in a key: the first one of a
+                 * string is an escape; scan to the string's end, and a ':'
+                 * after it makes it a key */
+                p = memchr(p, '\\', (size_t)(end - p));
+                if (!p)
+                    break;
+                const char *q = p;
+                while (q < end && *q != '"')
+                    q += *q == '\\' ? 2 : 1;
+                const char *after = q + 1;
+                while (after < end && jdoc__is_ws((unsigned char)*after))
+                    after++;
+                bool key = after < end && *after == ':';
+                const char *at = p;
+                p = q < end ? q + 1 : end;
+                if (!key)
+                    continue;
+                p = at;
+            }
+            /* the names all over the span (one per element of a Docker
+             * list): almost nothing would be skipped, stop scanning */
+            if (it->nhits > 8 + (size_t)(p - raw) / HIT_SPARSE)
+                return true;
+            if (!grow(it, (void **)&it->hits, &it->hitcap, it->nhits + 1, sizeof *it->hits))
+                return false;
+            it->hits[it->nhits++] = base + (uint32_t)(p - raw);
+            if (s == g->nsel) {   /* on after that key */
+                while (p < end && *p != '"')
+                    p += *p == '\\' ? 2 : 1;
+            }
+            p++;
+        }
+    }
+    qsort(it->hits, it->nhits, sizeof *it->hits, cmp_u32);
+    it->hit_seg = seg + 1;
+    it->hit_lo = base;
+    it->hit_hi = base + (uint32_t)len;
+    return true;
+}
+
+/* Can the subtree at entry v (in the scanned span) hold one of the names? */
+static bool desc_may_match(const jdoc_query_iter *it, uint32_t v)
+{
+    uint32_t lo = jdoc__off(it->d, v), hi = jdoc__off(it->d, jdoc__skip(it->d, v) - 1);
+    if (lo < it->hit_lo || hi >= it->hit_hi)
+        return true;
+    size_t a = 0, b = it->nhits;   /* the first hit >= lo */
+    while (a < b) {
+        size_t m = (a + b) / 2;
+        if (it->hits[m] < lo)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a < it->nhits && it->hits[a] < hi;
+}
 
 /* Push a frame applying segment `seg` to `node`. */
 static bool push(jdoc_query_iter *it, jq_run *r, uint32_t seg, uint32_t node)
@@ -1340,7 +1442,9 @@ static int frame_next(jdoc_query_iter *it, const jq_path *P, jq_frame *f, uint32
     int r;
     while ((r = child_next(it, f->obj, &f->pos, f->end, &key, &v)) > 0) {
         int64_t k = f->k++;
-        if (is_container(it->d, v)) {   /* scalars have no descendants: passed over */
+        /* scalars have no descendants, and subtrees without the names'
+         * bytes no members of those names: passed over */
+        if (is_container(it->d, v) && (it->hit_seg != f->seg + 1 || desc_may_match(it, v))) {
             f->ckey = f->obj ? key : UINT32_MAX;
             f->cidx = k;
             *out = v;
@@ -1375,6 +1479,8 @@ static int run_next(jdoc_query_iter *it, jq_run *r, uint32_t *out)
         }
         if (!push(it, r, 0, r->start))
             return -1;
+        if (r == &it->main && P->seg[0].desc_names && !desc_scan(it, &P->seg[0], 0, r->start))
+            return -1;
     }
     while (r->nfr) {
         jq_frame *f = &r->fr[r->nfr - 1];
@@ -1395,7 +1501,10 @@ static int run_next(jdoc_query_iter *it, jq_run *r, uint32_t *out)
             *out = c;
             return 1;
         }
-        if (!push(it, r, f->seg + 1, c))
+        uint32_t next = f->seg + 1;
+        if (!push(it, r, next, c))
+            return -1;
+        if (r == &it->main && P->seg[next].desc_names && !desc_scan(it, &P->seg[next], next, c))
             return -1;
     }
     r->active = false;
@@ -1860,6 +1969,7 @@ jdoc_status jdoc_query_iter_reset(jdoc_query_iter *it, jdoc_value from)
     it->root = from.idx;
     it->status = JDOC_OK;
     it->npos = 0;
+    it->hit_seg = 0;
     it->main.nfr = 0;
     for (uint32_t k = 0; k < it->q->npaths; k++)
         it->subs[k].nfr = 0;
@@ -1979,6 +2089,7 @@ void jdoc_query_iter_free(jdoc_query_iter *it)
     a.free(a.ud, it->pos);
     a.free(a.ud, it->rx);
     a.free(a.ud, it->eq);
+    a.free(a.ud, it->hits);
     a.free(a.ud, it);
 }
 

@@ -45,6 +45,7 @@ typedef struct jq_sel {
 typedef struct jq_seg {
     bool desc;
     bool names;        /* a child segment of 2..64 name selectors: one pass over the members */
+    bool desc_names;   /* a descendant segment of plain names only: subtrees without them are skipped */
     uint32_t nsel;
     jq_sel *sel;
 } jq_seg;
