@@ -1168,6 +1168,8 @@ static bool desc_scan(jdoc_query_iter *it, const jq_seg *g, uint32_t seg, uint32
                 while (p < end && *p != '"')
                     p += *p == '\\' ? 2 : 1;
             }
+            if (p >= end)
+                break;
             p++;
         }
     }
