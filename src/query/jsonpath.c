@@ -1173,7 +1173,8 @@ static bool desc_scan(jdoc_query_iter *it, const jq_seg *g, uint32_t seg, uint32
             p++;
         }
     }
-    qsort(it->hits, it->nhits, sizeof *it->hits, cmp_u32);
+    if (it->nhits > 1)
+        qsort(it->hits, it->nhits, sizeof *it->hits, cmp_u32);
     it->hit_seg = seg + 1;
     it->hit_lo = base;
     it->hit_hi = base + (uint32_t)len;
