@@ -328,6 +328,7 @@ Test(jsonpath, iterator_reuse_and_stale, .fini = fini)
     cr_assert_eq(jdoc_query_iter_reset(it, jdoc_root(D)), JDOC_OK);
     cr_assert(jdoc_query_iter_next(it, &v));
     load("[5]");
+    cr_assert_eq(jdoc_query_iter_path(it, path, sizeof path), 0);   /* the node's document is gone */
     cr_assert(!jdoc_query_iter_next(it, &v));
     cr_assert_eq(jdoc_query_iter_status(it), JDOC_ERR_ARG);
     jdoc_query_iter_free(it);

@@ -2053,7 +2053,7 @@ static void put_name(wbuf *w, const char *s, size_t n)
 size_t jdoc_query_iter_path(const jdoc_query_iter *it, char *buf, size_t cap)
 {
     wbuf w = { buf, cap, 0 };
-    if (it && it->have) {
+    if (it && it->have && it->gen == it->d->parser->gen && it->d->parser->has_doc) {
         wput(&w, "$", 1);
         const jq_run *r = &it->main;
         for (uint32_t k = 0; k < r->nfr; k++) {
