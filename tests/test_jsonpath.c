@@ -411,3 +411,40 @@ Test(jsonpath, descendant_skipping, .fini = fini)
     jdoc_query_iter_free(it);
     jdoc_query_free(q);
 }
+
+/* No recursion whatever the depth: descendants and deep equality of a
+ * document 200000 levels deep. */
+Test(jsonpath, deep_document, .timeout = 30)
+{
+    enum { DEPTH = 200000 };
+    size_t n = 2 * DEPTH + 1;
+    char *doc = malloc(n);
+    memset(doc, '[', DEPTH);
+    doc[DEPTH] = '1';
+    memset(doc + DEPTH + 1, ']', DEPTH);
+    jdoc_options o = { .max_depth = DEPTH + 1 };
+    jdoc_parser *p = jdoc_parser_new(&o);
+    jdoc_doc *d;
+    cr_assert_eq(jdoc_parse(p, doc, n, &d), JDOC_OK);
+    static const struct { const char *q; int nodes; } cases[] = {
+        { "$..*", DEPTH }, { "$..[0]", DEPTH }, { "$[?@ == $[0]]", 1 }, { "$..[?@ == 1]", 1 }, { "$[?count(@..*) > 5]", 1 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        jdoc_query *q = jdoc_query_compile(cases[k].q, strlen(cases[k].q), NULL, NULL);
+        jdoc_query_iter *it = jdoc_query_iter_new(q, jdoc_root(d), NULL);
+        int c = 0;
+        while (jdoc_query_iter_next(it, NULL)) {
+            if (++c == DEPTH) {   /* a path as long as the document: truncated, counted */
+                char path[64];
+                size_t pl = jdoc_query_iter_path(it, path, sizeof path);
+                cr_expect(pl >= 3 * (size_t)c && !strncmp(path, "$[0][0]", 7), "%s: %zu", path, pl);
+            }
+        }
+        cr_expect_eq(c, cases[k].nodes, "%s: %d nodes", cases[k].q, c);
+        cr_expect_eq(jdoc_query_iter_status(it), JDOC_OK);
+        jdoc_query_iter_free(it);
+        jdoc_query_free(q);
+    }
+    jdoc_parser_free(p);
+    free(doc);
+}
