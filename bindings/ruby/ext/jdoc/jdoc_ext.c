@@ -1415,5 +1415,5 @@ void Init_jdoc_ext(void)
 
     rb_define_singleton_method(mJdoc, "fetch", m_fetch, -1);
     rb_define_singleton_method(mJdoc, "kernel", m_kernel, 0);
-    { extern void Init_jdoc_query(VALUE, VALUE, void *(*)(VALUE), jdoc_value (*)(const void *), VALUE (*)(jdoc_value)); Init_jdoc_query(mJdoc, cDoc, (void *(*)(VALUE))doc_get, (jdoc_value (*)(const void *))here, value_of); }   /* JSONPath: query_ext.c */
+    { extern void Init_jdoc_query(VALUE, VALUE, rdoc *(*)(VALUE), jdoc_value (*)(const rdoc *), VALUE (*)(jdoc_value)); Init_jdoc_query(mJdoc, cDoc, doc_get, here, value_of); }   /* JSONPath: query_ext.c */
 }

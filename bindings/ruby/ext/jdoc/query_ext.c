@@ -11,9 +11,11 @@
 #include <string.h>
 #include "jdoc.h"
 
+/* Jdoc::Doc's data, defined in jdoc_ext.c; only pointers to it here. */
+struct rdoc;
 static VALUE mJdoc, cDoc, cQuery, ePathError;
-static void *(*doc_data)(VALUE doc);          /* raises unless open and on its thread */
-static jdoc_value (*doc_here)(const void *data);
+static struct rdoc *(*doc_data)(VALUE doc);   /* raises unless open and on its thread */
+static jdoc_value (*doc_here)(const struct rdoc *data);
 static VALUE (*to_ruby)(jdoc_value v);
 
 /* ---- Jdoc::Query ---- */
@@ -220,10 +222,10 @@ static VALUE m_query(VALUE mod, VALUE json, VALUE query)
     return res;
 }
 
-void Init_jdoc_query(VALUE module, VALUE doc_class, void *(*data)(VALUE), jdoc_value (*here)(const void *),
-                     VALUE (*value)(jdoc_value));
-void Init_jdoc_query(VALUE module, VALUE doc_class, void *(*data)(VALUE), jdoc_value (*here)(const void *),
-                     VALUE (*value)(jdoc_value))
+void Init_jdoc_query(VALUE module, VALUE doc_class, struct rdoc *(*data)(VALUE),
+                     jdoc_value (*here)(const struct rdoc *), VALUE (*value)(jdoc_value));
+void Init_jdoc_query(VALUE module, VALUE doc_class, struct rdoc *(*data)(VALUE),
+                     jdoc_value (*here)(const struct rdoc *), VALUE (*value)(jdoc_value))
 {
     mJdoc = module;
     cDoc = doc_class;
