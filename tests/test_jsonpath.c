@@ -410,6 +410,19 @@ Test(jsonpath, descendant_skipping, .fini = fini)
     cr_assert_eq(n, 400);
     jdoc_query_iter_free(it);
     jdoc_query_free(q);
+    /* a filter's own descendant query is not skipped by the outer one's names */
+    o = 0;
+    o += (size_t)snprintf(doc + o, sizeof doc - o, "[");
+    for (int k = 0; k < 400; k++)
+        o += (size_t)snprintf(doc + o, sizeof doc - o, "{\"p\":[%d,{\"z\":1}]},", k);
+    o += (size_t)snprintf(doc + o, sizeof doc - o, "{\"q\":{\"x\":{\"y\":{\"b\":1}},\"n\":[0");
+    for (int k = 0; k < 2000; k++)   /* a span large enough to be scanned on its own */
+        o += (size_t)snprintf(doc + o, sizeof doc - o, ",%d", k);
+    o += (size_t)snprintf(doc + o, sizeof doc - o, "]}},{\"r\":{\"q\":{\"b\":2}}}]");
+    load(doc);
+    cr_assert_str_eq(run("$..q[?@..b]"), "$[400]['q']['x']={\"y\":{\"b\":1}}");
+    /* and a second descendant segment does not replace the first one's scan */
+    cr_assert_str_eq(run("$..q..b"), "$[400]['q']['x']['y']['b']=1 $[401]['r']['q']['b']=2");
 }
 
 /* No recursion whatever the depth: descendants and deep equality of a

@@ -844,10 +844,12 @@ static jq_path *parse_query(qp *p, bool relative)
         q->nseg++;
     }
     q->singular = true;
+    bool desc_before = false;   /* only the first descendant segment is scanned (one hit list per run) */
     for (uint32_t k = 0; k < q->nseg; k++) {
         jq_seg *g = &q->seg[k];
         g->names = !g->desc && g->nsel >= 2 && g->nsel <= 64;
-        g->desc_names = g->desc && g->nsel <= 64;
+        g->desc_names = g->desc && !desc_before && g->nsel <= 64;
+        desc_before |= g->desc;
         for (uint32_t s = 0; s < g->nsel; s++) {
             if (g->sel[s].kind != SEL_NAME)
                 g->names = g->desc_names = false;
@@ -944,6 +946,7 @@ typedef struct jq_frame {
     uint32_t sel;      /* current selector; == nsel: a descendant segment's descent */
     uint32_t base;     /* positions stack height when the frame was pushed */
     bool obj, container, init;
+    bool skip;         /* a descendant frame of the main run whose subtrees are checked with desc_may_match */
     int64_t k;         /* index of the child at pos */
     int64_t lo, hi, step, len;   /* index / slice state */
     uint32_t ckey;     /* the step to the current child: its key entry, or UINT32_MAX */
@@ -989,7 +992,7 @@ struct jdoc_query_iter {
      * key is written as is, or with an escape. */
     uint32_t *hits;
     size_t nhits, hitcap;
-    uint32_t hit_seg;   /* 1 + the segment they are for, 0 none */
+    uint32_t hit_seg;   /* nonzero when they are valid (1 + the segment they are for) */
     uint32_t hit_lo, hit_hi;
 };
 
@@ -1215,6 +1218,7 @@ static bool push(jdoc_query_iter *it, jq_run *r, uint32_t seg, uint32_t node)
     f->base = (uint32_t)it->npos;
     f->ckey = UINT32_MAX;
     f->cidx = -1;
+    f->skip = false;
     f->container = children(it->d, node, &f->pos, &f->end);
     f->obj = f->container && CH(it->d, node) == '{';
     return true;
@@ -1447,7 +1451,7 @@ static int frame_next(jdoc_query_iter *it, const jq_path *P, jq_frame *f, uint32
         int64_t k = f->k++;
         /* scalars have no descendants, and subtrees without the names'
          * bytes no members of those names: passed over */
-        if (is_container(it->d, v) && (it->hit_seg != f->seg + 1 || desc_may_match(it, v))) {
+        if (is_container(it->d, v) && (!f->skip || desc_may_match(it, v))) {
             f->ckey = f->obj ? key : UINT32_MAX;
             f->cidx = k;
             *out = v;
@@ -1482,8 +1486,11 @@ static int run_next(jdoc_query_iter *it, jq_run *r, uint32_t *out)
         }
         if (!push(it, r, 0, r->start))
             return -1;
-        if (r == &it->main && P->seg[0].desc_names && !desc_scan(it, &P->seg[0], 0, r->start))
-            return -1;
+        if (r == &it->main && P->seg[0].desc_names) {
+            if (!desc_scan(it, &P->seg[0], 0, r->start))
+                return -1;
+            r->fr[r->nfr - 1].skip = it->hit_seg != 0;
+        }
     }
     while (r->nfr) {
         jq_frame *f = &r->fr[r->nfr - 1];
@@ -1496,8 +1503,10 @@ static int run_next(jdoc_query_iter *it, jq_run *r, uint32_t *out)
             continue;
         }
         if (k == 2) {
+            bool skip = f->skip;
             if (!push(it, r, f->seg, c))
                 return -1;
+            r->fr[r->nfr - 1].skip = skip;   /* the same scan covers the descendants */
             continue;
         }
         if (f->seg + 1 == P->nseg) {
@@ -1507,8 +1516,11 @@ static int run_next(jdoc_query_iter *it, jq_run *r, uint32_t *out)
         uint32_t next = f->seg + 1;
         if (!push(it, r, next, c))
             return -1;
-        if (r == &it->main && P->seg[next].desc_names && !desc_scan(it, &P->seg[next], next, c))
-            return -1;
+        if (r == &it->main && P->seg[next].desc_names) {
+            if (!desc_scan(it, &P->seg[next], next, c))
+                return -1;
+            r->fr[r->nfr - 1].skip = it->hit_seg != 0;
+        }
     }
     r->active = false;
     return 0;
