@@ -22,6 +22,8 @@ ARCH := $(shell $(CC) -dumpmachine | cut -d- -f1)
 
 LIB_SRC := src/parser.c src/arch/cpu.c src/arch/dispatch.c src/arch/scalar.c \
            $(wildcard src/stage1/*.c) $(filter-out src/stage2/gen_%.c,$(wildcard src/stage2/*.c))
+# JSONPath (src/query/gen_unicode.py writes its table; the build does not run it)
+LIB_SRC += $(wildcard src/query/*.c)
 ifeq ($(ARCH),x86_64)
 LIB_SRC += src/arch/sse42.c src/arch/avx2.c src/arch/avx512.c
 endif

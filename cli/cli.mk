@@ -25,5 +25,14 @@ check-cli: $(BUILD)/jdoc $(BUILD)/gen_docker
 -include $(CLI_OBJ:.o=.d)
 
 # tests/test_cli_live.c runs the tool of this build (BUILD=build/san: the sanitized one).
-$(BUILD)/tests/test_cli_live: private JDOC_CFLAGS += -DJDOC_CLI='"$(BUILD)/jdoc"'
+$(BUILD)/obj/tests/test_cli_live.o: private JDOC_CFLAGS += -DJDOC_CLI='"$(BUILD)/jdoc"'
 $(BUILD)/tests/test_cli_live: $(BUILD)/jdoc
+
+# JSONPath: the compliance suite through the tool (`make check-cli-jsonpath`, run by `make test`)
+EXTRA_CHECKS += check-cli-jsonpath
+.PHONY: check-cli-jsonpath
+$(BUILD)/cli/jsonpath_cts: tests/cli/jsonpath_cts.c tests/jp_dom.h $(BUILD)/libjdoc.a
+	@mkdir -p $(@D)
+	$(CC) $(JDOC_CFLAGS) -Wno-missing-prototypes $(CFLAGS) $< -o $@ $(LDFLAGS) $(BUILD)/libjdoc.a -lm
+check-cli-jsonpath: $(BUILD)/jdoc $(BUILD)/cli/jsonpath_cts
+	@$(BUILD)/cli/jsonpath_cts $(BUILD)/jdoc ../shared/corpus/jsonpath/cts.json; rc=$$?; [ $$rc = 0 ] || [ $$rc = 77 ]

@@ -21,6 +21,18 @@ static const char usage_text[] =
     "  \\/ is a '/' inside a key, \\\\ a backslash, .. goes up one level.\n"
     "  -p, --pointer        RFC 6901 JSON Pointers instead: /a/1/b, indices\n"
     "                       0-based, \"\" is the root, ~1 is '/', ~0 is '~'\n"
+    "  A PATH that starts with $ is a JSONPath query (RFC 9535), e.g.\n"
+    "  '$[*].Id', '$[?@.State == \"running\"].Names[0]', '$..IPAddress':\n"
+    "  each node it selects is printed on its own line, in order; no node\n"
+    "  prints nothing (exit 0). See docs/jsonpath.md.\n"
+    "  -q, --jsonpath       every PATH is a JSONPath query\n"
+    "      --with-path      before each value: its path (normalized path for\n"
+    "                       queries, the PATH as given otherwise) and a tab\n"
+    "      --count          per PATH, the number of nodes it selects (0 or 1\n"
+    "                       for Oj paths and pointers); no PATH: the root's\n"
+    "                       members or elements\n"
+    "      --keys           per PATH, the member names of each object it\n"
+    "                       selects, decoded, one per line; no PATH: the root's\n"
     "      --paths-from F   more paths from file F (- for stdin), one per line,\n"
     "                       after the command line's; empty lines are skipped\n"
     "\n"
@@ -28,7 +40,9 @@ static const char usage_text[] =
     "  (default)            compact JSON: containers minified, strings and\n"
     "                       numbers as in the source\n"
     "  -r, --raw            strings decoded, without quotes; the rest compact\n"
-    "  -c, --canonical      through the typed getters: integers in decimal;\n"
+    "  -c, --compact        compact JSON, as jq -c (with no PATH: the whole\n"
+    "                       document on one line instead of pretty-printed)\n"
+    "      --canonical      through the typed getters: integers in decimal;\n"
     "                       other numbers as the shortest text that reads back\n"
     "                       as the same double, positional with a fraction part\n"
     "                       for exponents -7..15 (0.5, 1.0, -0.0, 0.0000001),\n"
@@ -38,7 +52,8 @@ static const char usage_text[] =
     "                       \\f \\n \\r \\t, other controls \\u00xx, the rest as is)\n"
     "  -t, --type           the type: null bool int uint double string array\n"
     "                       object\n"
-    "  With no PATH, -r, -c and -t print the whole document on one line.\n"
+    "  With no PATH, -r, -c, --canonical and -t print the whole document on\n"
+    "  one line.\n"
     "\n"
     "Checking:\n"
     "      --validate       check the whole document (RFC 8259) before anything\n"
@@ -76,13 +91,17 @@ static const char usage_text[] =
     "  docker inspect x | jdoc -r - /1/State/Status               running\n"
     "  jdoc -p --ndjson events.ndjson /status /id  two lines per event\n"
     "  jdoc -r containers.json /1/Labels/com.docker.compose.service\n"
-    "  jdoc -c prices.json /total                  1e+22 for 10000000000000000000000\n"
+    "  jdoc --canonical prices.json /total         1e+22 for 10000000000000000000000\n"
+    "  jdoc -r containers.json '$[*].Names[0]'     every container's first name\n"
+    "  jdoc --count containers.json '$[?@.State == \"running\"]'\n"
     "  jdoc --validate config.json && echo valid\n"
     "  jdoc config.json                            pretty-print\n";
 
 typedef struct qpath {
     const char *text;   /* as given, for messages and jdoc_explain */
     size_t len;
+    jdoc_query *query;  /* a JSONPath query, or NULL for an Oj path / pointer */
+    jdoc_query_iter *it;
 } qpath;
 
 typedef enum { OUT_COMPACT, OUT_RAW, OUT_CANONICAL, OUT_TYPE } out_mode;
@@ -90,6 +109,9 @@ typedef enum { OUT_COMPACT, OUT_RAW, OUT_CANONICAL, OUT_TYPE } out_mode;
 typedef struct ctx {
     out_mode mode;
     bool pointer, validate, ndjson;
+    bool jsonpath, with_path, count, keys, compact;
+    bool any_query;
+    jdoc_value cur_node;   /* the query node being printed, for messages */
     const char *file;   /* as given */
     const char *name;   /* for messages */
     qpath *paths;
@@ -215,14 +237,21 @@ static void report_fetch_error(ctx *c, jdoc_value root, size_t base, size_t docn
     check_fatal(st);
     jdoc_error e = { st, jdoc_offset(root), jdoc_status_str(st), "" };
     char where[256];
-    jdoc_status x = jdoc_explain(root, q->text, q->len, c->pointer ? JDOC_SYNTAX_POINTER : JDOC_SYNTAX_OJ, &e,
-                                 where, sizeof where);
+    jdoc_status x;
+    if (q->query)   /* a node of a query: the node itself is explained */
+        x = jdoc_explain(c->cur_node, "", 0, JDOC_SYNTAX_POINTER, &e, where, sizeof where);
+    else
+        x = jdoc_explain(root, q->text, q->len, c->pointer ? JDOC_SYNTAX_POINTER : JDOC_SYNTAX_OJ, &e, where,
+                         sizeof where);
     if (x == JDOC_OK || x == JDOC_ERR_NOT_FOUND) {   /* explain found nothing wrong: keep what we know */
         e.code = st;
         e.message = jdoc_status_str(st);
     }
     char path[1024];
-    snprintf(path, sizeof path, "%.*s", (int)(q->len < 1000 ? q->len : 1000), q->text);
+    if (q->query)
+        jdoc_query_iter_path(q->it, path, sizeof path);
+    else
+        snprintf(path, sizeof path, "%.*s", (int)(q->len < 1000 ? q->len : 1000), q->text);
     report_invalid(c, base + e.offset, docno, e.message ? e.message : jdoc_status_str(e.code), path);
 }
 
@@ -301,7 +330,157 @@ static void empty_lines(ctx *c, size_t n)
 
 /* Lines a document prints: one per path, or one for the whole document
  * (none when only validating). */
-static size_t lines_per_doc(const ctx *c) { return c->np ? c->np : c->validate ? 0 : 1; }
+static size_t lines_per_doc(const ctx *c)
+{
+    if (!c->np)
+        return c->validate || c->keys ? 0 : 1;
+    size_t n = 0;
+    for (size_t i = 0; i < c->np; i++)
+        n += !c->paths[i].query && !c->keys;
+    return n;
+}
+
+/* "an array of 3 elements", for messages */
+static void describe(jdoc_value v, char *buf, size_t cap)
+{
+    jdoc_type t = jdoc_typeof(v);
+    size_t n = jdoc_count(v);
+    if (t == JDOC_ARRAY)
+        snprintf(buf, cap, "an array of %zu element%s", n, n == 1 ? "" : "s");
+    else if (t == JDOC_OBJECT)
+        snprintf(buf, cap, "an object of %zu member%s", n, n == 1 ? "" : "s");
+    else
+        snprintf(buf, cap, "%s %s", t == JDOC_INT || t == JDOC_UINT ? "an" : "a",
+                 t == JDOC_INT || t == JDOC_UINT || t == JDOC_DOUBLE ? "number" : jdoc_type_name(t));
+}
+
+static bool oj_zero_step(const char *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (t[i] == '0' && (i == 0 || t[i - 1] == '/') && (i + 1 == n || t[i + 1] == '/'))
+            return true;
+    return false;
+}
+
+/* "not found", then where the walk stopped, what is there, and hints for
+ * the usual mistakes. */
+static void report_not_found(ctx *c, size_t docno, const qpath *q, jdoc_value root)
+{
+    report_path(c, docno, q, "not found");
+    jdoc_syntax syn = c->pointer ? JDOC_SYNTAX_POINTER : JDOC_SYNTAX_OJ;
+    jdoc_error e;
+    char where[512], what[64];
+    jdoc_status st = jdoc_explain(root, q->text, q->len, syn, &e, where, sizeof where);
+    if (st == JDOC_ERR_NOT_FOUND) {
+        jdoc_value at;
+        jdoc_status fs = c->pointer ? jdoc_pointer(root, where, strlen(where), &at) : jdoc_fetch(root, where, &at);
+        if (fs == JDOC_OK) {
+            describe(at, what, sizeof what);
+            fprintf(stderr, "jdoc:   stopped at %s%s, %s: %s\n", c->pointer && !*where ? "\"\"" : where,
+                    (c->pointer && !*where) || !strcmp(where, "/") ? " (the root)" : "", what, e.message);
+            if (!c->pointer && jdoc_typeof(at) == JDOC_ARRAY && oj_zero_step(q->text, q->len))
+                fputs("jdoc:   hint: Oj paths count from 1 (/1 is the first element); -p reads 0-based JSON\n"
+                      "jdoc:   Pointers, and JSONPath counts from 0 too ($[0])\n", stderr);
+        }
+    }
+    if (q->len > 1 && q->text[0] == '.' && q->text[1] != '.' && q->text[1] != '/')
+        fputs("jdoc:   hint: jq's .a.b is not a path here: write /a/b (Oj path) or '$.a.b' (JSONPath)\n", stderr);
+    char name[4096];
+    if (q->len < sizeof name) {
+        memcpy(name, q->text, q->len);
+        name[q->len] = 0;
+        if (access(name, F_OK) == 0)
+            fprintf(stderr, "jdoc:   hint: '%s' is a file, but jdoc reads one FILE: the arguments after it are paths\n",
+                    name);
+    }
+}
+
+/* The member names of an object, one per line; false (and a message) for
+ * anything else. */
+static void emit_keys(ctx *c, jdoc_value v, size_t docno, const qpath *q)
+{
+    jdoc_iter it;
+    if (jdoc_typeof(v) != JDOC_OBJECT) {
+        char what[64];
+        describe(v, what, sizeof what);
+        char msg[96];
+        snprintf(msg, sizeof msg, "--keys: %s, not an object", what);
+        report_path(c, docno, q, msg);
+        note(c, RC_MISSING);
+        return;
+    }
+    jdoc_iter_init(v, &it);
+    while (jdoc_iter_next(&it, NULL)) {
+        const char *k;
+        size_t n;
+        jdoc_status st = jdoc_iter_key(&it, &k, &n);
+        check_fatal(st);
+        if (st != JDOC_OK) {
+            report_invalid(c, jdoc_offset(v), docno, "bad escape in a member name", NULL);
+            return;
+        }
+        sb_put(&c->out, k, n);
+        newline(c);
+    }
+    if (it.status != JDOC_OK)
+        report_invalid(c, jdoc_offset(v), docno, "malformed object", NULL);
+}
+
+/* A JSONPath query over one document: each node on its own line. */
+static void answer_query(ctx *c, qpath *q, jdoc_value root, size_t base, size_t docno)
+{
+    jdoc_status st;
+    if (!q->it)
+        q->it = jdoc_query_iter_new(q->query, root, &st);
+    else
+        st = jdoc_query_iter_reset(q->it, root);
+    if (!q->it || st != JDOC_OK) {
+        check_fatal(st);
+        fprintf(stderr, "jdoc: %s: cannot run the query: %s\n", c->name, jdoc_status_str(st));
+        note(c, RC_USAGE);
+        return;
+    }
+    size_t n = 0;
+    jdoc_value v;
+    while (jdoc_query_iter_next(q->it, &v)) {
+        n++;
+        if (c->count)
+            continue;
+        if (c->keys) {
+            emit_keys(c, v, docno, q);
+            continue;
+        }
+        c->cur_node = v;
+        if (c->with_path) {
+            char path[256];
+            size_t pl = jdoc_query_iter_path(q->it, path, sizeof path);
+            if (pl < sizeof path) {
+                sb_put(&c->out, path, pl);
+            } else {
+                sb_reserve(&c->out, pl + 1);
+                jdoc_query_iter_path(q->it, c->out.p + c->out.len, pl + 1);
+                c->out.len += pl;
+            }
+            sb_putc(&c->out, '\t');
+        }
+        size_t mark = c->out.len;
+        if (!emit_value(c, v, root, base, docno, q, false))
+            c->out.len = mark;
+        newline(c);
+    }
+    st = jdoc_query_iter_status(q->it);
+    if (st != JDOC_OK) {
+        check_fatal(st);
+        walk_err we = { st, jdoc_offset(root), "malformed document met by the query" };
+        report_document_error(c, root.doc, base, docno, &we);
+    }
+    if (c->count) {
+        char num[24];
+        snprintf(num, sizeof num, "%zu", n);
+        sb_puts(&c->out, num);
+        newline(c);
+    }
+}
 
 /* Answer the paths (or print the document) for one parsed document. `base`
  * is the offset of the document's input in the buffer, docno its number in
@@ -320,12 +499,25 @@ static void answer(ctx *c, jdoc_doc *d, size_t base, size_t docno)
             return;
         }
     }
+    if (c->np == 0 && (c->count || c->keys)) {
+        static const qpath rootq = { "$", 1, NULL, NULL };
+        if (c->keys) {
+            emit_keys(c, root, docno, &rootq);
+        } else {
+            char num[24];
+            jdoc_type t = jdoc_typeof(root);
+            snprintf(num, sizeof num, "%zu", t == JDOC_ARRAY || t == JDOC_OBJECT ? jdoc_count(root) : (size_t)0);
+            sb_puts(&c->out, num);
+            newline(c);
+        }
+        return;
+    }
     if (c->np == 0) {
         if (c->validate)
             return;
-        const qpath rootpath = c->pointer ? (qpath){ "", 0 } : (qpath){ "/", 1 };
+        const qpath rootpath = c->pointer ? (qpath){ "", 0, NULL, NULL } : (qpath){ "/", 1, NULL, NULL };
         walk_err we = { JDOC_OK, 0, NULL };
-        if (c->ndjson || c->mode != OUT_COMPACT) {
+        if (c->ndjson || c->mode != OUT_COMPACT || c->compact) {
             emit_value(c, root, root, base, docno, &rootpath, true);
         } else if (emit_pretty(&c->out, root, true, &we) != JDOC_OK) {
             check_fatal(we.st);   /* validated: only memory can fail */
@@ -336,18 +528,32 @@ static void answer(ctx *c, jdoc_doc *d, size_t base, size_t docno)
     }
     /* all paths from one parse: in one pass over the root's members when it is an object */
     jdoc_status st;
-    if (c->np > 1 && jdoc_typeof(root) == JDOC_OBJECT) {
+    if (c->np > 1 && !c->any_query && jdoc_typeof(root) == JDOC_OBJECT) {
         jdoc_fetch_many(root, (const jdoc_path *const *)c->compiled, c->np, c->vals, c->sts);
     } else {
         for (size_t i = 0; i < c->np; i++)
-            c->sts[i] = jdoc_fetch_path(root, c->compiled[i], &c->vals[i]);
+            if (!c->paths[i].query)
+                c->sts[i] = jdoc_fetch_path(root, c->compiled[i], &c->vals[i]);
     }
     for (size_t i = 0; i < c->np; i++) {
+        if (c->paths[i].query) {
+            answer_query(c, &c->paths[i], root, base, docno);
+            continue;
+        }
         st = c->sts[i];
-        if (st == JDOC_OK) {
+        if (c->count && (st == JDOC_OK || st == JDOC_ERR_NOT_FOUND)) {
+            sb_putc(&c->out, st == JDOC_OK ? '1' : '0');
+        } else if (c->keys && st == JDOC_OK) {
+            emit_keys(c, c->vals[i], docno, &c->paths[i]);
+            continue;
+        } else if (st == JDOC_OK) {
+            if (c->with_path) {
+                sb_put(&c->out, c->paths[i].text, c->paths[i].len);
+                sb_putc(&c->out, '\t');
+            }
             emit_value(c, c->vals[i], root, base, docno, &c->paths[i], false);
         } else if (st == JDOC_ERR_NOT_FOUND) {
-            report_path(c, docno, &c->paths[i], "not found");
+            report_not_found(c, docno, &c->paths[i], root);
             note(c, RC_MISSING);
         } else {
             report_fetch_error(c, root, base, docno, &c->paths[i], st);
@@ -458,7 +664,8 @@ static void parse_args(ctx *c, args *a, int argc, char **argv)
                 switch (*s) {
                 case 'p': c->pointer = true; break;
                 case 'r': set_mode(c, OUT_RAW, "-r"); break;
-                case 'c': set_mode(c, OUT_CANONICAL, "-c"); break;
+                case 'c': c->compact = true; break;
+                case 'q': c->jsonpath = true; break;
                 case 't': set_mode(c, OUT_TYPE, "-t"); break;
                 case 'h': fputs(usage_text, stdout); exit(fflush(stdout) ? RC_USAGE : RC_OK);
                 default: {
@@ -491,6 +698,11 @@ static void parse_args(ctx *c, args *a, int argc, char **argv)
         if (!strcmp(name, "--pointer")) c->pointer = true;
         else if (!strcmp(name, "--raw")) set_mode(c, OUT_RAW, name);
         else if (!strcmp(name, "--canonical")) set_mode(c, OUT_CANONICAL, name);
+        else if (!strcmp(name, "--compact")) c->compact = true;
+        else if (!strcmp(name, "--jsonpath")) c->jsonpath = true;
+        else if (!strcmp(name, "--with-path")) c->with_path = true;
+        else if (!strcmp(name, "--count")) c->count = true;
+        else if (!strcmp(name, "--keys")) c->keys = true;
         else if (!strcmp(name, "--type")) set_mode(c, OUT_TYPE, name);
         else if (!strcmp(name, "--validate")) c->validate = true;
         else if (!strcmp(name, "--ndjson")) c->ndjson = true;
@@ -544,7 +756,7 @@ static void collect_paths(ctx *c, const args *a, input *from_in)
     size_t cap = a->npos + 16;
     c->paths = xrealloc(NULL, cap * sizeof *c->paths);
     for (size_t i = 0; i < a->npos; i++)
-        c->paths[c->np++] = (qpath){ a->pos[i], strlen(a->pos[i]) };
+        c->paths[c->np++] = (qpath){ a->pos[i], strlen(a->pos[i]), NULL, NULL };
     for (size_t f = 0; f < a->nfrom; f++) {
         const char *fn = a->from[f];
         if (!strcmp(fn, "-") && !strcmp(c->file, "-"))
@@ -566,11 +778,32 @@ static void collect_paths(ctx *c, const args *a, input *from_in)
                     cap *= 2;
                     c->paths = xrealloc(c->paths, cap * sizeof *c->paths);
                 }
-                c->paths[c->np++] = (qpath){ s, len };
+                c->paths[c->np++] = (qpath){ s, len, NULL, NULL };
             }
             s = nl ? nl + 1 : end;
         }
     }
+}
+
+/* A JSONPath query; a bad one is shown with a caret under the offending byte. */
+static bool compile_query(ctx *c, qpath *q)
+{
+    jdoc_error err;
+    q->query = jdoc_query_compile(q->text, q->len, NULL, &err);
+    if (q->query) {
+        c->any_query = true;
+        return true;
+    }
+    check_fatal(err.code);
+    fprintf(stderr, "jdoc: invalid JSONPath query (byte %zu): %s\n", err.offset, err.message);
+    if (q->len < 200 && !memchr(q->text, '\n', q->len)) {
+        fprintf(stderr, "  %.*s\n  ", (int)q->len, q->text);
+        for (size_t k = 0; k < err.offset; k++)   /* one column per code point, tabs kept */
+            if (((unsigned char)q->text[k] & 0xC0) != 0x80)
+                fputc(q->text[k] == '\t' ? '\t' : ' ', stderr);
+        fputs("^\n", stderr);
+    }
+    return false;
 }
 
 /* Compile every path once; all malformed ones are reported, then exit 2. */
@@ -584,6 +817,12 @@ static void compile_paths(ctx *c)
     for (size_t i = 0; i < c->np; i++) {
         const char *t = c->paths[i].text;
         size_t len = c->paths[i].len;
+        c->compiled[i] = NULL;
+        if (c->jsonpath || (len && t[0] == '$')) {
+            if (!compile_query(c, &c->paths[i]))
+                bad = true;
+            continue;
+        }
         jdoc_syntax syn = c->pointer ? JDOC_SYNTAX_POINTER : JDOC_SYNTAX_OJ;
         /* From the root, an absolute Oj path and the same path relative are
          * equal; jdoc_fetch_many batches only relative ones. ("//a" starts with
@@ -669,8 +908,11 @@ int main(int argc, char **argv)
     }
 
 done:
-    for (size_t i = 0; i < c.np; i++)
-        jdoc_path_free(c.compiled[i]);
+    for (size_t i = 0; i < c.np; i++) {
+        jdoc_path_free(c.compiled ? c.compiled[i] : NULL);
+        jdoc_query_iter_free(c.paths[i].it);
+        jdoc_query_free(c.paths[i].query);
+    }
     for (size_t f = 0; from_in && f < a.nfrom; f++)
         input_close(&from_in[f]);
     free(from_in);

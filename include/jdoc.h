@@ -323,6 +323,60 @@ JDOC_API jdoc_status jdoc_validate(const jdoc_doc *d);
 
 
 /* ------------------------------------------------------------------------ */
+/* JSONPath (RFC 9535)                                                      */
+/* ------------------------------------------------------------------------ */
+
+/** A compiled JSONPath query: all of RFC 9535 (names, wildcards, indices,
+ *  slices, descendants, filters with comparisons, &&, ||, !, existence tests,
+ *  and the functions length, count, match, search, value with I-Regexp
+ *  patterns, RFC 9485). Independent of any parser or document; read-only once
+ *  compiled, so it may be shared by threads. See docs/jsonpath.md. */
+typedef struct jdoc_query jdoc_query;
+
+/** Compile `expr[0..len)` (UTF-8, starting with '$'). Returns NULL on error
+ *  and fills *err (may be NULL): code JDOC_ERR_PATH with `offset`, the byte
+ *  offset in the query where it goes wrong, and a static `message`; or
+ *  JDOC_ERR_NOMEM. `a` NULL = malloc. Free with jdoc_query_free. Filters,
+ *  parentheses and function calls nest at most 64 deep. */
+JDOC_API jdoc_query *jdoc_query_compile(const char *expr, size_t len, const jdoc_allocator *a, jdoc_error *err);
+JDOC_API void jdoc_query_free(jdoc_query *q);
+/** Does the query select at most one node (only names and indices)? */
+JDOC_API bool jdoc_query_is_singular(const jdoc_query *q);
+
+/** Evaluation of a query over one value: each node of the result in
+ *  nodelist order, one at a time. The value `from` is the query argument:
+ *  `$` (in the query and in normalized paths) is `from`. Allocated with the
+ *  parser's allocator; its memory (frames, slice positions, matcher state)
+ *  is kept across jdoc_query_iter_reset, so after warm-up nothing is
+ *  allocated per node (nor per run), except for match()/search() with a
+ *  pattern that is not a literal. Valid as long as the document and the
+ *  query; not shared between threads. */
+typedef struct jdoc_query_iter jdoc_query_iter;
+
+/** Start evaluating q from `from`. NULL (and *st, may be NULL) on
+ *  JDOC_ERR_ARG or JDOC_ERR_NOMEM. */
+JDOC_API jdoc_query_iter *jdoc_query_iter_new(const jdoc_query *q, jdoc_value from, jdoc_status *st);
+/** Start again from `from` (any document of the same parser's allocator). */
+JDOC_API jdoc_status jdoc_query_iter_reset(jdoc_query_iter *it, jdoc_value from);
+/** The next node into *out (may be NULL); false at the end or on an error
+ *  (jdoc_query_iter_status then says which: JDOC_ERR_SYNTAX for a malformed
+ *  document met on the way, JDOC_ERR_NOMEM, JDOC_ERR_ARG for a stale document). */
+JDOC_API bool jdoc_query_iter_next(jdoc_query_iter *it, jdoc_value *out);
+JDOC_API jdoc_status jdoc_query_iter_status(const jdoc_query_iter *it);
+/** The normalized path (RFC 9535 2.7) of the node last returned, e.g.
+ *  `$[3]['Names'][0]`, like snprintf: NUL-terminated when cap > 0, returns
+ *  the full length ("" and 0 when there is no current node). */
+JDOC_API size_t jdoc_query_iter_path(const jdoc_query_iter *it, char *buf, size_t cap);
+JDOC_API void jdoc_query_iter_free(jdoc_query_iter *it);
+
+/** Callback for jdoc_query_each: `it` gives the node's normalized path on
+ *  request (jdoc_query_iter_path). Return nonzero to stop. */
+typedef int (*jdoc_query_fn)(const jdoc_query_iter *it, jdoc_value v, void *ud);
+/** Call fn on each node of q evaluated from `from`, in order. Returns JDOC_OK
+ *  or the error that stopped the evaluation. */
+JDOC_API jdoc_status jdoc_query_each(const jdoc_query *q, jdoc_value from, jdoc_query_fn fn, void *ud);
+
+/* ------------------------------------------------------------------------ */
 /* Diagnostics                                                              */
 /* ------------------------------------------------------------------------ */
 

@@ -505,3 +505,30 @@ Test(fetch, docker_corpus_every_kernel)
     }
     free(b);
 }
+
+/* Oj paths count from the end with negative indices (-1 is the last element);
+ * JSON Pointers have none: "-1" is only a key there. */
+Test(fetch, oj_negative_index)
+{
+    jdoc_value r = doc("{\"a\":[10,20,30],\"o\":{\"-1\":\"key\"}}"), v;
+    cr_assert_eq(F(r, "/a/-1", &v), JDOC_OK);
+    expect_raw(v, "30");
+    cr_assert_eq(F(r, "/a/-3", &v), JDOC_OK);
+    expect_raw(v, "10");
+    cr_assert_eq(F(r, "/a/-4", &v), JDOC_ERR_NOT_FOUND);
+    cr_assert_eq(F(r, "/a/-0", &v), JDOC_ERR_NOT_FOUND);
+    cr_assert_eq(F(r, "/o/-1", &v), JDOC_OK);
+    expect_raw(v, "\"key\"");
+    cr_assert_eq(PTR(r, "/a/-1", &v), JDOC_ERR_NOT_FOUND);
+    cr_assert_eq(PTR(r, "/o/-1", &v), JDOC_OK);
+    jdoc_path *p = jdoc_path_compile("a/-2", 4, JDOC_SYNTAX_OJ, NULL);
+    cr_assert_eq(jdoc_fetch_path(r, p, &v), JDOC_OK);
+    expect_raw(v, "20");
+    jdoc_path_free(p);
+    jdoc_cursor *c = jdoc_cursor_new(D);
+    cr_assert_eq(jdoc_cursor_move(c, "/a/-1"), JDOC_OK);
+    char where[32];
+    jdoc_cursor_where(c, where, sizeof where);
+    cr_assert_str_eq(where, "/a/3");
+    jdoc_cursor_free(c);
+}

@@ -10,6 +10,7 @@ RUBY_DIR     = bindings/ruby
 RUBY_BUILD   = $(BUILD)/ruby
 RUBY_SO      = $(RUBY_DIR)/lib/jdoc/jdoc_ext.so
 RUBY_EXT_DEP = $(RUBY_DIR)/ext/jdoc/jdoc_ext.c $(RUBY_DIR)/ext/jdoc/extconf.rb include/jdoc.h
+RUBY_EXT_DEP += $(RUBY_DIR)/ext/jdoc/query_ext.c
 RUBY_TESTOPTS ?=
 BENCH_RUBY_ARGS ?=
 

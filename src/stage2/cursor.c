@@ -134,10 +134,17 @@ static jdoc_status apply(const jdoc_doc *d, frame *f, uint32_t *depth, uint32_t 
         char c = J(d, o);
         if (c != '{' && (c != '[' || s->index == NO_INDEX))
             return JDOC_ERR_NOT_FOUND;
+        uint64_t want = s->index;
+        if (c == '[' && s->from_end) {   /* Oj "-k" */
+            size_t len = jdoc_count(jdoc__value(d, o));
+            if (want > len)
+                return JDOC_ERR_NOT_FOUND;
+            want = len - want;
+        }
         frame fr;
         jdoc_status st = first_of(d, o, &fr);
         while (st == JDOC_OK) {
-            if (c == '{' ? jdoc__key_eq(d, fr.key, s) : fr.pos == s->index)
+            if (c == '{' ? jdoc__key_eq(d, fr.key, s) : fr.pos == want)
                 break;
             st = next_of(d, o, &fr);
         }

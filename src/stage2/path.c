@@ -23,8 +23,21 @@ static void finish_step(jdoc_step *s, jdoc_syntax syntax)
     for (uint32_t i = 0; i < s->klen; i++)
         if (k[i] == '"' || k[i] == '\\' || k[i] < 0x20)
             s->plain = false;
-    /* digits only, no leading zero (but "0" itself), and fits: an index */
+    /* digits only, no leading zero (but "0" itself), and fits: an index;
+     * in Oj paths also "-k" (k >= 1): the k-th element from the end */
     s->index = NO_INDEX;
+    s->from_end = false;
+    if (syntax == JDOC_SYNTAX_OJ && s->klen >= 2 && s->klen <= 20 && k[0] == '-' && k[1] != '0') {
+        uint64_t v = 0;
+        for (uint32_t i = 1; i < s->klen; i++) {
+            if (k[i] < '0' || k[i] > '9')
+                return;
+            v = v * 10 + (k[i] - '0');
+        }
+        s->index = v;
+        s->from_end = true;
+        return;
+    }
     if (s->klen == 0 || s->klen > 19 || (s->klen > 1 && k[0] == '0'))
         return;
     uint64_t v = 0;

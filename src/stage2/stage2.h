@@ -10,6 +10,7 @@
  * key selects a member of an object and an element of an array.
  *   Oj::Doc  "/a/2/b"   -> key "a" | key "2", index 1 | key "b"   (1-based)
  *   Pointer  "/a/2/b"   -> key "a" | key "2", index 2 | key "b"   (0-based)
+ *   Oj::Doc  "/a/-1"    -> key "a" | key "-1", index 1 from the end (the last element)
  */
 enum { STEP_KEY, STEP_UP };
 
@@ -19,6 +20,7 @@ typedef struct jdoc_step {
     uint32_t klen;
     const char *key;   /* decoded key (path escapes resolved) */
     uint64_t index;    /* array index, or NO_INDEX */
+    bool from_end;     /* Oj "-k": index is k, counted from the end (-1 is the last element) */
 } jdoc_step;
 #define NO_INDEX UINT64_MAX
 

@@ -137,8 +137,15 @@ static inline jdoc_status step_into(const jdoc_doc *d, uint32_t at, const jdoc_s
     char c = J(d, at);
     if (c == '{')
         return find_key(d, at, s, out);
-    if (c == '[')
-        return s->index == NO_INDEX ? JDOC_ERR_NOT_FOUND : find_nth(d, at, s->index, out);
+    if (c == '[') {
+        if (s->index == NO_INDEX)
+            return JDOC_ERR_NOT_FOUND;
+        if (s->from_end) {   /* Oj "-k" */
+            size_t n = jdoc_count(jdoc__value(d, at));
+            return s->index > n ? JDOC_ERR_NOT_FOUND : find_nth(d, at, n - s->index, out);
+        }
+        return find_nth(d, at, s->index, out);
+    }
     return JDOC_ERR_NOT_FOUND;   /* a scalar has no members */
 }
 

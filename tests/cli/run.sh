@@ -86,19 +86,19 @@ check "raw keeps NUL, joins surrogates" 'grep -q "\\\\0 x 360 237 220 263 \\\\n"
 
 # ---- --canonical ----
 printf '[0,-0,-0.0,1.0,1.5,1e22,1E+22,100,1e2,0.1,1e-7,1.5e-8,5e-324,2.2250738585072014e-308,1.7976931348623157e308,18446744073709551615,18446744073709551616,-9223372036854775808,-9223372036854775809,123456789012345678901234567890,0.30000000000000004,1e16,9007199254740993,9007199254740993.0,1e15,1e-400,123.456e-2,-1.5e-7,2.4703282292062328e-324,0.000001,1234567.125]' >"$T/nums.json"
-run -c "$T/nums.json" /;
+run --canonical "$T/nums.json" /;
 expect "canonical numbers" 0 '[0,0,-0.0,1.0,1.5,1e+22,1e+22,100,100.0,0.1,0.0000001,1.5e-8,5e-324,2.2250738585072014e-308,1.7976931348623157e+308,18446744073709551615,1.8446744073709552e+19,-9223372036854775808,-9.223372036854776e+18,1.2345678901234568e+29,0.30000000000000004,1e+16,9007199254740993,9007199254740992.0,1000000000000000.0,0.0,1.23456,-0.00000015,5e-324,0.000001,1234567.125]'$'\n'
 check "canonical numbers: no warning" 'quiet_err'
 printf '{"x":[1e400,-1e400,1]}' >"$T/huge.json"
 run --canonical "$T/huge.json" /x;  expect "beyond double range: source text, warning, exit 0" 0 $'[1e400,-1e400,1]\n' "/x: number beyond double range"
-run -c "$T/huge.json" /x/1;         expect "1e400 alone" 0 $'1e400\n' "beyond double range"
+run --canonical "$T/huge.json" /x/1;         expect "1e400 alone" 0 $'1e400\n' "beyond double range"
 printf '{"k\\u0065y":"\\u0000\\u001F\\/\\b\\f\\n\\r\\t\\"\\\\\\u007f\\u00e9\xc3\xa9\\ud83d\\udc33","a":{"b":[true,false,null,{}]},"a":2}' >"$T/str.json"
-run -c "$T/str.json";
+run --canonical "$T/str.json";
 expect "canonical strings and keys, duplicates kept" 0 '{"key":"\u0000\u001f/\b\f\n\r\t\"\\'$'\x7f\xc3\xa9\xc3\xa9\xf0\x9f\x90\xb3''","a":{"b":[true,false,null,{}]},"a":2}'$'\n'
 run "$T/str.json" /a;            expect "duplicate key: the first" 0 $'{"b":[true,false,null,{}]}\n'
 printf '["\\ud800",01,tru,"ok"]' >"$T/badval.json"
-run -c "$T/badval.json" /1 /4;   expect "canonical lone surrogate" 1 $'\n"ok"\n' "badval.json:1:3 \(byte 2\): /1: bad escape"
-run -c "$T/badval.json" /;       expect "canonical of a container with a bad value" 1 $'\n' "bad escape in string"
+run --canonical "$T/badval.json" /1 /4;   expect "canonical lone surrogate" 1 $'\n"ok"\n' "badval.json:1:3 \(byte 2\): /1: bad escape"
+run --canonical "$T/badval.json" /;       expect "canonical of a container with a bad value" 1 $'\n' "bad escape in string"
 run "$T/badval.json" /2 /3 /4;   expect "not-JSON scalars are errors" 1 $'\n\n"ok"\n' "/2: malformed number"
 run -t "$T/badval.json" /3;      expect "type of a bad literal" 1 $'\n' "/3: not a JSON value"
 run -r "$T/badval.json" /1;      expect "raw lone surrogate" 1 $'\n' "bad escape"
@@ -124,7 +124,7 @@ run "$T/keys.json";              expect "pretty keys as in the source" 0 $'{\n  
 printf '  "str"  ' >"$T/root.json"
 run "$T/root.json";              expect "pretty root scalar" 0 $'"str"\n'
 run "$T/badval.json";            expect "pretty validates first" 1 "" "bad escape in string"
-run -c "$T/p.json";              expect "canonical of the whole document" 0 $'{"a":[1,{"b":null,"c":[]},"x\xc3\xa9"],"e":{},"n":-5.0}\n'
+run --canonical "$T/p.json";              expect "canonical of the whole document" 0 $'{"a":[1,{"b":null,"c":[]},"x\xc3\xa9"],"e":{},"n":-5.0}\n'
 run -t "$T/p.json";              expect "type of the whole document" 0 $'object\n'
 
 # ---- --validate, invalid JSON: exit 1 with FILE:LINE:COLUMN (byte N) ----
@@ -185,7 +185,7 @@ run -r "$T/pg1.json" /k;         check "page: string at the end" '[ "$rc" = 0 ] 
 check "page: file is 4096 bytes" '[ "$(wc -c <"$T/pg1.json")" = 4096 ]'
 mkpage "$T/pg2.json" 4096 '1' 0 ''
 run -t "$T/pg2.json";            expect "page: number ends the file" 0 $'double\n'
-run -c "$T/pg2.json";            check "page: canonical huge number is the source" '[ "$rc" = 0 ] && cmp -s <(head -c 4096 "$T/out") "$T/pg2.json"'
+run --canonical "$T/pg2.json";            check "page: canonical huge number is the source" '[ "$rc" = 0 ] && cmp -s <(head -c 4096 "$T/out") "$T/pg2.json"'
 mkpage "$T/pg3.json" 8192 '[' 1 ']'
 run "$T/pg3.json" /1;            expect "page: 8192 bytes, number before ]" 0 "$(head -c 8191 "$T/pg3.json" | tail -c 8190)"$'\n'
 mkpage "$T/pg4.json" 4096 '{"k":"' y ''
@@ -205,12 +205,12 @@ deep 1000 >"$T/deep1000.json"
 check "pretty 1000 deep on a 256 KB stack" '[ "$rc" = 0 ] && [ "$(wc -l <"$T/out")" = 1999 ]'
 inner="$(printf '%1998s' '')[]"
 check "pretty 1000 deep: innermost line" 'grep -Fqx -- "$inner" "$T/out"'
-( ulimit -s 256 2>/dev/null; "$JDOC" -c "$T/deep1000.json" / >"$T/out" 2>"$T/err" ); rc=$?
+( ulimit -s 256 2>/dev/null; "$JDOC" --canonical "$T/deep1000.json" / >"$T/out" 2>"$T/err" ); rc=$?
 check "canonical 1000 deep" '[ "$rc" = 0 ] && cmp -s <(tr -d "\n" <"$T/out") "$T/deep1000.json"'
 # the walker shared by the pretty and canonical printers, 100000 deep on a 256 KB stack:
 # a recursive one would need megabytes
 deep 100000 >"$T/deep100k.json"
-( ulimit -s 256 2>/dev/null; "$JDOC" --max-depth 200000 -c "$T/deep100k.json" / >"$T/out" 2>"$T/err" ); rc=$?
+( ulimit -s 256 2>/dev/null; "$JDOC" --max-depth 200000 --canonical "$T/deep100k.json" / >"$T/out" 2>"$T/err" ); rc=$?
 check "canonical 100000 deep" '[ "$rc" = 0 ] && [ "$(wc -c <"$T/out")" = 200001 ]'
 { for i in $(seq 5000); do printf '{"a":'; done; printf 1; head -c 5000 /dev/zero | tr '\0' '}'; } >"$T/obj5k.json"
 ( ulimit -s 256 2>/dev/null; "$JDOC" --max-depth 6000 "$T/obj5k.json" >"$T/out" 2>"$T/err" ); rc=$?
@@ -228,7 +228,7 @@ check "missing per document: line of the 5th" 'grep -q "document 5 (line 3): /a:
 run --ndjson "$T/empty.json";    expect "empty stream" 0 ""
 printf '{"a":1}\n{"a":\n' >"$T/cut.ndjson"
 run --ndjson "$T/cut.ndjson" /a; expect "stream cut short" 1 $'1\n\n' "document 2"
-IN=$T/cat.ndjson run --ndjson -c -; expect "ndjson from stdin, canonical" 0 $'{"a":1}\n{"a":[2,3]}\n[4]\n"five"\n6\n'
+IN=$T/cat.ndjson run --ndjson --canonical -; expect "ndjson from stdin, canonical" 0 $'{"a":1}\n{"a":[2,3]}\n[4]\n"five"\n6\n'
 printf '{"x":1}\n{"x":2}\n' | "$JDOC" --ndjson - /x --validate >"$T/out" 2>"$T/err"; rc=$?
 expect "ndjson from a pipe with paths and --validate" 0 $'1\n2\n'
 
@@ -266,12 +266,12 @@ fi
 JDOC_KERNEL=bogus run "$D" /a;   expect "JDOC_KERNEL unknown" 2 "" "JDOC_KERNEL=bogus"
 JDOC_KERNEL=scalar run --version; expect "JDOC_KERNEL" 0 "jdoc 0.1.0 (kernel scalar)"$'\n'
 for k in $("$JDOC" --kernels | grep ' supported$' | cut -d' ' -f1); do
-    run --kernel "$k" -c "$T/str.json" /a; expect "kernel $k" 0 $'{"b":[true,false,null,{}]}\n'
+    run --kernel "$k" --canonical "$T/str.json" /a; expect "kernel $k" 0 $'{"b":[true,false,null,{}]}\n'
 done
 run;                             expect "no FILE" 2 "" "no FILE"
 run --bogus "$D";                expect "unknown option" 2 "" "unknown option '--bogus'"
 run -x "$D";                     expect "unknown short option" 2 "" "unknown option '-x'"
-run -r -c "$D" /a;               expect "two output modes" 2 "" "only one of"
+run -r --canonical "$D" /a;       expect "two output modes" 2 "" "only one of"
 run --max-depth 0 "$D";          expect "bad --max-depth" 2 "" "max-depth"
 run --kernel;                    expect "option without its value" 2 "" "needs a value"
 run --validate=yes "$D";         expect "flag with a value" 2 "" "takes no value"
@@ -298,7 +298,7 @@ check "docker: escaped label decoded" 'grep -Fqx -- "$author" "$T/out"'
 for i in $(seq 1 200); do echo "/$i/Command"; done >"$T/cmd.txt"
 run -r --paths-from "$T/cmd.txt" "$T/c200.json"
 check "docker: command with quotes decoded" 'grep -Fqx -- "sh -c \"exec gunicorn -b 0.0.0.0:8000 --workers 4 shop.wsgi\"" "$T/out"'
-"$JDOC" -c "$T/c200.json" / >"$T/c1.json" && "$JDOC" -c "$T/c1.json" / >"$T/c2.json"
+"$JDOC" --canonical "$T/c200.json" / >"$T/c1.json" && "$JDOC" --canonical "$T/c1.json" / >"$T/c2.json"
 check "docker: canonical is a fixed point" 'cmp -s "$T/c1.json" "$T/c2.json"'
 "$JDOC" "$T/c200.json" >"$T/pretty.json"; "$JDOC" --ndjson "$T/pretty.json" >"$T/re.json"
 check "docker: pretty then compact is the original" 'cmp -s <(tr -d "\n" <"$T/re.json") <(tr -d "\n" <"$T/c200.json")'
@@ -316,6 +316,46 @@ run --ndjson --validate "$T/ev.ndjson"; expect "events: valid" 0 ""
 "$GEN" list 25 | "$JDOC" --validate -; rc=$?
 check "generated list is valid" '[ "$rc" = 0 ]'
 check "generator is deterministic" 'cmp -s <("$GEN" events 50) <("$GEN" events 50)'
+
+# ---- JSONPath queries (RFC 9535), --with-path, --count, --keys, -c ----
+Q=$T/q.json
+printf '[{"Id":"a1","Names":["/web-1"],"State":"running","Net":{"front":{"IP":"10.0.0.2"},"back":{"IP":"10.0.1.2"}}},{"Id":"b2","Names":["/db-1"],"State":"exited","Net":{}}]' >"$Q"
+run "$Q" '$[*].Id';                     expect "query: every Id" 0 $'"a1"\n"b2"\n'
+run -r "$Q" '$[*].Names[0]';            expect "query: -r" 0 $'/web-1\n/db-1\n'
+run -t "$Q" '$[*].Net';                 expect "query: -t" 0 $'object\nobject\n'
+run "$Q" '$[?@.State == "running"].Id'; expect "query: filter" 0 $'"a1"\n'
+run -r "$Q" '$[*].Net.*.IP';            expect "query: any network's IP" 0 $'10.0.0.2\n10.0.1.2\n'
+run --with-path "$Q" '$..IP';           expect "query: --with-path" 0 $'$[0][\'Net\'][\'front\'][\'IP\']\t"10.0.0.2"\n$[0][\'Net\'][\'back\'][\'IP\']\t"10.0.1.2"\n'
+run "$Q" '$[*].nope';                   expect "query: empty nodelist, exit 0" 0 ""
+check "query: empty nodelist, no message" quiet_err
+run "$Q" /1/Id '$[1].Id' /2/Id;         expect "query mixed with Oj paths" 0 $'"a1"\n"b2"\n"b2"\n'
+run -q "$Q" '$[0].State';               expect "-q" 0 $'"running"\n'
+run -q "$Q" ' $';                       expect "-q: leading space is invalid" 2 "" "no whitespace allowed before"
+run "$Q" '$[?@.a ==]';                  expect "invalid query: exit 2" 2 "" "invalid JSONPath query \(byte 9\)"
+check "invalid query: caret under the offset" 'grep -qx "           ^" "$T/err"'
+run "$Q" '$[' '$]';                     expect "two invalid queries: both reported" 2 ""
+check "two invalid queries: two messages" '[ "$(grep -c "invalid JSONPath" "$T/err")" = 2 ]'
+run --count "$Q" '$[*]' '$..IP' /1/Id /3; expect "--count" 0 $'2\n2\n1\n0\n'
+run --count "$Q";                       expect "--count, no PATH: the root's elements" 0 $'2\n'
+run --keys "$Q" /1;                     expect "--keys of an Oj path" 0 $'Id\nNames\nState\nNet\n'
+run --keys "$Q" '$[*].Net';             expect "--keys of each node" 0 $'front\nback\n'
+run --keys "$Q" /1/Id;                  expect "--keys of a string" 3 "" "not an object"
+run --keys "$T/p.json";                 expect "--keys, no PATH" 0 $'a\ne\nn\n'
+run -c "$Q" /1/Net;                     expect "-c compact" 0 $'{"front":{"IP":"10.0.0.2"},"back":{"IP":"10.0.1.2"}}\n'
+run -c "$T/p.json";                     expect "-c, no PATH: one line" 0 "$(tr -d ' \n' <"$T/p.json")"$'\n'
+run -rc "$Q" '$[0].Id';                 expect "-rc together" 0 $'a1\n'
+run "$Q" /-1/Id /1/Names/-1 /-3;        expect "Oj negative indices" 3 $'"b2"\n"/web-1"\n\n'
+run -p "$Q" /-1;                        expect "pointers have no negative indices" 3 $'\n'
+run "$Q" /0/Id;                         expect "not found: Oj index 0" 3 $'\n' "hint: Oj paths count from 1"
+check "not found: where the walk stopped" 'grep -q "stopped at / (the root), an array of 2 elements" "$T/err"'
+run "$Q" .Id;                           expect "not found: jq syntax" 3 $'\n' "hint: jq's .a.b"
+run "$Q" "$D";                          expect "not found: a second file" 3 $'\n' "is a file, but jdoc reads one FILE"
+printf '{"a":[1,2]}\n{"a":[]}\n{"a":[3]}\n' >"$T/q.ndjson"
+run --ndjson "$T/q.ndjson" '$.a[*]';    expect "query per document of a stream" 0 $'1\n2\n3\n'
+run --ndjson --count "$T/q.ndjson" '$.a[*]'; expect "--count per document" 0 $'2\n0\n1\n'
+printf '[1,2 3]' >"$T/bad.json"
+run "$T/bad.json" '$[*]';               expect "query over a malformed array" 1 $'1\n' "bad.json:1"
+run --canonical "$Q" '$[*].Names';      expect "query --canonical" 0 $'["/web-1"]\n["/db-1"]\n'
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -30,7 +30,8 @@ elsif File.directory?(vendor)
   arch = RbConfig::CONFIG['host_cpu']
   files = %w[parser.c arch/cpu.c arch/dispatch.c arch/scalar.c] +
           Dir.glob('stage1/*.c', base: src) +
-          Dir.glob('stage2/*.c', base: src).reject { |f| File.basename(f).start_with?('gen_') }
+          Dir.glob('stage2/*.c', base: src).reject { |f| File.basename(f).start_with?('gen_') } +
+          Dir.glob('query/*.c', base: src)
   isa = {}
   if arch =~ /x86_64|amd64/
     isa = { 'sse42' => '-msse4.2 -mpclmul -mpopcnt',
@@ -42,7 +43,7 @@ elsif File.directory?(vendor)
   files += isa.keys.map { |k| "arch/#{k}.c" }
   $INCFLAGS << " -I#{src}"
   $defs << '-D_GNU_SOURCE'
-  $srcs = ['jdoc_ext.c'] + files.map { |f| File.basename(f) }
+  $srcs = ['jdoc_ext.c', 'query_ext.c'] + files.map { |f| File.basename(f) }
   $VPATH.concat(files.map { |f| File.join(src, File.dirname(f)) }.uniq)
   $objs = $srcs.map { |f| f.sub(/\.c\z/, '.o') }
   create_makefile('jdoc/jdoc_ext')

@@ -1415,4 +1415,5 @@ void Init_jdoc_ext(void)
 
     rb_define_singleton_method(mJdoc, "fetch", m_fetch, -1);
     rb_define_singleton_method(mJdoc, "kernel", m_kernel, 0);
+    { extern void Init_jdoc_query(VALUE, VALUE, rdoc *(*)(VALUE), jdoc_value (*)(const rdoc *), VALUE (*)(jdoc_value)); Init_jdoc_query(mJdoc, cDoc, doc_get, here, value_of); }   /* JSONPath: query_ext.c */
 }
