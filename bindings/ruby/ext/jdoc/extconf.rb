@@ -17,6 +17,7 @@ $INCFLAGS << " -I#{inc}"
 abort "jdoc.h not found in #{inc}" unless File.exist?(File.join(inc, 'jdoc.h'))
 have_library('m')
 have_func('rb_enc_interned_str', 'ruby/encoding.h')
+have_func('rb_ext_ractor_safe', 'ruby.h')
 
 if File.exist?(archive) && !File.directory?(vendor)
   # The archive is linked into the extension and its symbols kept out of the
