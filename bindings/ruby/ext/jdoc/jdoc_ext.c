@@ -1715,4 +1715,7 @@ void Init_jdoc_ext(void)
 
     rb_define_singleton_method(mJdoc, "fetch", m_fetch, -1);
     rb_define_singleton_method(mJdoc, "kernel", m_kernel, 0);
+
+    /* Further parts of the extension: one Init_ call each (extconf.rb builds
+     * every .c file of ext/jdoc). */
 }
