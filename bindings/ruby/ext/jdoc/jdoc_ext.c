@@ -1042,6 +1042,18 @@ static bool blank(const char *s, size_t n)
 /* Doc.open(json, oj_compat: false) { |doc| ... } / Doc.open(json) */
 static VALUE doc_close(VALUE self);
 
+/* The end of the block form, on the fiber that opened the document: the
+ * parser goes back to that fiber's pool, without looking the pool up. */
+static VALUE doc_close_home(VALUE self)
+{
+    rdoc *r = RTYPEDDATA_DATA(self);
+    if (r->closed || r->owner != rb_thread_current() || !r->home || r->home->orphan)
+        return doc_close(self);
+    doc_release(r, r->home);
+    RB_OBJ_WRITE(self, &r->input, Qnil);
+    return Qnil;
+}
+
 static VALUE doc_s_open(int argc, VALUE *argv, VALUE klass)
 {
     VALUE json, opts = Qnil, holder;
@@ -1102,7 +1114,7 @@ static VALUE doc_s_open(int argc, VALUE *argv, VALUE klass)
     RB_GC_GUARD(holder);
     RB_GC_GUARD(input);
     if (rb_block_given_p())
-        return rb_ensure(rb_yield, self, doc_close, self);
+        return rb_ensure(rb_yield, self, doc_close_home, self);
     return self;
 }
 
