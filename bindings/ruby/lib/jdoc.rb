@@ -3,6 +3,7 @@
 # Jdoc::Path, Jdoc.fetch) and adds the few conveniences written in Ruby.
 require 'jdoc/version'
 require 'jdoc/jdoc_ext'
+require 'jdoc/view'
 
 module Jdoc
   # Base class of jdoc's own errors. Jdoc::PathError is an ArgumentError
