@@ -1907,9 +1907,13 @@ static VALUE view_each(VALUE self)
     jdoc_iter it;
     jdoc_value v;
     jdoc_iter_init(w->v, &it);
+    /* |k, v|: no Array per member, as Hash#each (one Proc per call to ask) */
+    bool pairs = it.object && rb_proc_arity(rb_block_proc()) > 1;
     while (jdoc_iter_next(&it, &v)) {
         VALUE val = lazy_value(owner, w->l, v);
-        if (it.object)
+        if (pairs)
+            rb_yield_values(2, view_key(w, &it), val);
+        else if (it.object)
             rb_yield(rb_assoc_new(view_key(w, &it), val));
         else
             rb_yield(val);
