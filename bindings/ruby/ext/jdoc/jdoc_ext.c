@@ -29,6 +29,7 @@
 static VALUE mJdoc, cDoc, cPath, cPool, eError, eParseError, ePathError;
 static ID id_pool, id_pointer, id_oj_compat, id_alive_p, id_symbolize_names, iv_offset, iv_line, iv_column, iv_path, iv_where;
 static rb_encoding *enc_utf8, *enc_ascii, *enc_binary;
+static int enc_utf8_index;
 
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                   */
@@ -224,6 +225,16 @@ static VALUE number_value(jdoc_value v)
     raise_value(v);
 }
 
+/* A new UTF-8 String. rb_utf8_str_new associates the encoding through
+ * rb_enc_associate_index, which checks what a new String cannot have; setting
+ * the encoding bits of a new binary String directly is the same object. */
+static inline VALUE utf8_str(const char *s, size_t n)
+{
+    VALUE str = rb_str_new(s, (long)n);
+    RB_ENCODING_SET_INLINED(str, enc_utf8_index);
+    return str;
+}
+
 static VALUE scalar_value(jdoc_value v)
 {
     char c = first_byte(v);
@@ -235,7 +246,7 @@ static VALUE scalar_value(jdoc_value v)
             rb_memerror();
         if (st != JDOC_OK)
             raise_value(v);
-        return rb_utf8_str_new(s, (long)n);
+        return utf8_str(s, n);
     }
     if (c == '-' || (c >= '0' && c <= '9'))
         return number_value(v);
@@ -1989,6 +2000,7 @@ static void init_lazy(void)
 void Init_jdoc_ext(void)
 {
     enc_utf8 = rb_utf8_encoding();
+    enc_utf8_index = rb_utf8_encindex();
     enc_ascii = rb_usascii_encoding();
     enc_binary = rb_ascii8bit_encoding();
     id_pool = rb_intern("__jdoc_parser_pool__");
