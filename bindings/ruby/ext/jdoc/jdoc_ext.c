@@ -1035,10 +1035,10 @@ static VALUE compat_clean(VALUE input)
             const char *nl = memchr(s + i, '\n', n - i);
             end = nl ? (size_t)(nl - s) : n;
         } else if (c == '/' && i + 1 < n && s[i + 1] == '*') {
-            const char *close = i + 2 < n ? memmem(s + i + 2, n - i - 2, "*/", 2) : NULL;
-            if (!close)
+            const char *star = i + 2 < n ? memmem(s + i + 2, n - i - 2, "*/", 2) : NULL;
+            if (!star)
                 raise_parse(s, n, i, "comment not terminated", NULL);
-            end = (size_t)(close - s) + 2;
+            end = (size_t)(star - s) + 2;
         } else {
             continue;
         }
@@ -1111,10 +1111,11 @@ static VALUE doc_s_open(int argc, VALUE *argv, VALUE klass)
         bool after = e->code == JDOC_ERR_SYNTAX && off > 0 && off < len && memchr(" \t\r\n]}\"", s[off - 1], 7);
         if (blank(s, len)) {
             r->empty = true;   /* Oj::Doc: a document of nils */
-        } else if (after && parse(r->pp, s, off, &d) == JDOC_OK) {
-            st = JDOC_OK;      /* a value, then text: Oj::Doc reads the value */
-        } else {
-            st = parse(r->pp, s, len, &d);   /* the whole input's error again */
+        } else if (after) {
+            if (parse(r->pp, s, off, &d) == JDOC_OK)
+                st = JDOC_OK;   /* a value, then text: Oj::Doc reads the value */
+            else
+                st = parse(r->pp, s, len, &d);   /* the whole input's error again */
         }
     }
     if (st != JDOC_OK && !r->empty) {
