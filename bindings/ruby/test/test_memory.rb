@@ -203,10 +203,11 @@ class TestMemory < Minitest::Test
         a = Jdoc.fetch(j, '/Id', pa)
         b = Jdoc::Doc.open(j) { |d| [d.fetch('/Names/1'), d.size] }
         c = Jdoc::OjDoc.open('') { |d| d.fetch }
-        a + b + [c, Jdoc::Path.new('/x').to_s]
+        e = Jdoc.parse(j).dig('State', 'Status')
+        a + b + [c, Jdoc::Path.new('/x').to_s, e]
       end
     end
-    rs.each { |r| assert_equal ['abc', 'running', '/web-1', 6, nil, '/x'], r.take }
+    rs.each { |r| assert_equal ['abc', 'running', '/web-1', 6, nil, '/x', 'running'], r.take }
   ensure
     Warning[:experimental] = verbose if defined?(Ractor)
   end

@@ -27,7 +27,7 @@
 #define STACK_ITERS 32
 
 static VALUE mJdoc, cDoc, cPath, cPool, eError, eParseError, ePathError;
-static ID id_pool, id_pointer, id_oj_compat, id_alive_p, id_symbolize_names, iv_offset, iv_line, iv_column, iv_path, iv_where;
+static ID id_pool, id_pointer, id_oj_compat, id_alive_p, id_symbolize_names, id_dig, iv_offset, iv_line, iv_column, iv_path, iv_where;
 static rb_encoding *enc_utf8, *enc_ascii, *enc_binary;
 static int enc_utf8_index;
 
@@ -1885,6 +1885,25 @@ static VALUE view_aref(VALUE self, VALUE key)
     return found ? lazy_value(w->owner, w->l, v) : Qnil;
 }
 
+/* dig(key, *rest), as Hash#dig and Array#dig: the steps through views stay
+ * in C; nil as soon as one is missing; a scalar on the way is a TypeError. */
+static VALUE view_dig(int argc, VALUE *argv, VALUE self)
+{
+    rb_check_arity(argc, 1, UNLIMITED_ARGUMENTS);
+    VALUE cur = self;
+    for (int i = 0; i < argc; i++) {
+        if (NIL_P(cur))
+            return Qnil;
+        if (!rb_typeddata_is_kind_of(cur, &lview_type)) {
+            if (!rb_respond_to(cur, id_dig))
+                rb_raise(rb_eTypeError, "%" PRIsVALUE " does not have #dig method", rb_obj_class(cur));
+            return rb_funcallv(cur, id_dig, argc - i, argv + i);
+        }
+        cur = view_aref(cur, argv[i]);
+    }
+    return cur;
+}
+
 /* Object#key?(key) */
 static VALUE view_key_p(VALUE self, VALUE key)
 {
@@ -1978,6 +1997,7 @@ static VALUE view_to_json(int argc, VALUE *argv, VALUE self)
 static void init_lazy(void)
 {
     id_symbolize_names = rb_intern("symbolize_names");
+    id_dig = rb_intern("dig");
     cObject = rb_define_class_under(mJdoc, "Object", rb_cObject);
     cArray = rb_define_class_under(mJdoc, "Array", rb_cObject);
     VALUE both[2] = { cObject, cArray };
@@ -1992,6 +2012,8 @@ static void init_lazy(void)
         rb_define_method(c, "to_json", view_to_json, -1);
     }
     rb_define_method(cObject, "key?", view_key_p, 1);
+    rb_define_method(cObject, "dig", view_dig, -1);
+    rb_define_method(cArray, "dig", view_dig, -1);
     rb_define_method(cObject, "keys", view_keys, 0);
     rb_define_method(cObject, "to_h", view_materialize, 0);
     rb_define_method(cArray, "to_a", view_materialize, 0);

@@ -1,20 +1,10 @@
 # SPDX-License-Identifier: MIT
 # Jdoc::Object and Jdoc::Array, the read-only lazy views Jdoc.parse returns:
 # the parts written in Ruby. The C extension gives them [], size, each, keys,
-# key?, to_h / to_a and to_json; the rest follows Hash and Array.
+# key?, dig, to_h / to_a and to_json; the rest follows Hash and Array.
 module Jdoc
   # Shared by both views.
   module View
-    # dig(key, *rest), as Hash#dig and Array#dig: nil as soon as a step is
-    # missing, TypeError when a step is a scalar.
-    def dig(key, *rest)
-      v = self[key]
-      return v if rest.empty? || v.nil?
-      raise TypeError, "#{v.class} does not have #dig method" unless v.respond_to?(:dig)
-
-      v.dig(*rest)
-    end
-
     def empty?
       size.zero?
     end
