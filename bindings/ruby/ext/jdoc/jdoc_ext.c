@@ -710,16 +710,27 @@ static void path_setup(VALUE self, VALUE expr, jdoc_syntax syn)
     rb_obj_freeze(self);
 }
 
+/* (arg, kw: false): the one positional argument into *arg, and whether the
+ * one keyword `kw` is true. One argument and no keywords takes no hash. */
+static bool arg_and_flag(int argc, const VALUE *argv, ID kw, VALUE *arg)
+{
+    if (argc == 1 && !rb_keyword_given_p()) {
+        *arg = argv[0];
+        return false;
+    }
+    VALUE opts = Qnil, v = Qundef;
+    rb_scan_args(argc, argv, "1:", arg, &opts);
+    if (!NIL_P(opts))
+        rb_get_kwargs(opts, &kw, 0, 1, &v);
+    return v != Qundef && RTEST(v);
+}
+
 /* Jdoc::Path.new(expr, pointer: false) */
 static VALUE path_initialize(int argc, VALUE *argv, VALUE self)
 {
-    VALUE expr, opts, ptr = Qundef;
-    rb_scan_args(argc, argv, "1:", &expr, &opts);
-    if (!NIL_P(opts)) {
-        ID kw[1] = { id_pointer };
-        rb_get_kwargs(opts, kw, 0, 1, &ptr);
-    }
-    path_setup(self, expr, ptr != Qundef && RTEST(ptr) ? JDOC_SYNTAX_POINTER : JDOC_SYNTAX_OJ);
+    VALUE expr;
+    bool ptr = arg_and_flag(argc, argv, id_pointer, &expr);
+    path_setup(self, expr, ptr ? JDOC_SYNTAX_POINTER : JDOC_SYNTAX_OJ);
     return self;
 }
 
@@ -1073,19 +1084,8 @@ static VALUE doc_close_home(VALUE self)
 
 static VALUE doc_s_open(int argc, VALUE *argv, VALUE klass)
 {
-    VALUE json, opts = Qnil, holder;
-    bool compat = false;
-    if (argc == 1) {
-        json = argv[0];
-    } else {
-        rb_scan_args(argc, argv, "1:", &json, &opts);
-        if (!NIL_P(opts)) {
-            ID kw[1] = { id_oj_compat };
-            VALUE v = Qundef;
-            rb_get_kwargs(opts, kw, 0, 1, &v);
-            compat = v != Qundef && RTEST(v);
-        }
-    }
+    VALUE json, holder;
+    bool compat = arg_and_flag(argc, argv, id_oj_compat, &json);
     VALUE input = input_string(json);
     if (compat)
         input = compat_clean(input);
@@ -1758,19 +1758,8 @@ static VALUE lazy_value(VALUE owner, const ldoc *l, jdoc_value v)
 static VALUE m_parse(int argc, VALUE *argv, VALUE mod)
 {
     (void)mod;
-    VALUE json, opts = Qnil, holder;
-    bool sym = false;
-    if (argc == 1) {
-        json = argv[0];
-    } else {
-        rb_scan_args(argc, argv, "1:", &json, &opts);
-        if (!NIL_P(opts)) {
-            ID kw[1] = { id_symbolize_names };
-            VALUE v = Qundef;
-            rb_get_kwargs(opts, kw, 0, 1, &v);
-            sym = v != Qundef && RTEST(v);
-        }
-    }
+    VALUE json, holder;
+    bool sym = arg_and_flag(argc, argv, id_symbolize_names, &json);
     VALUE input = input_string(json);
     ldoc *l;
     VALUE owner = TypedData_Make_Struct(rb_cObject, ldoc, &ldoc_type, l);
