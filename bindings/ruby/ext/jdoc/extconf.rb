@@ -38,9 +38,10 @@ if use_vendor
   # `make ruby-gem`, chosen as the top-level Makefile chooses them.
   src = File.join(vendor, 'src')
   arch = RbConfig::CONFIG['host_cpu']
-  files = Dir.glob('*.c', base: src) + %w[arch/cpu.c arch/dispatch.c arch/scalar.c] +
-          Dir.glob('stage1/*.c', base: src) +
-          Dir.glob('stage2/*.c', base: src).reject { |f| File.basename(f).start_with?('gen_') }
+  # every .c but the table generators (gen_*.c) and the kernels of other CPUs
+  files = Dir.glob('**/*.c', base: src).sort.reject do |f|
+    File.basename(f).start_with?('gen_') || (f.start_with?('arch/') && !%w[arch/cpu.c arch/dispatch.c arch/scalar.c].include?(f))
+  end
   isa = {}
   if arch =~ /x86_64|amd64/
     isa = { 'sse42' => '-msse4.2 -mpclmul -mpopcnt',
