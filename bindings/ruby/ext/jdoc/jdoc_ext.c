@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * jdoc_ext.c - the Ruby binding of jdoc: Jdoc::Doc (Oj::Doc's model and
- * results), Jdoc::Path (compiled paths) and Jdoc.fetch (one parse, many paths).
+ * results), Jdoc::Path (compiled paths) and Jdoc.fetch (one parse, many paths),
+ * and what the other parts share (jdoc_ext.h): the per-fiber parser pool, value
+ * conversion and errors.
  */
 #include <ruby.h>
 #include <ruby/encoding.h>
@@ -12,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "jdoc.h"
+#include "jdoc_ext.h"
 
 /* Inputs larger than this are parsed without the GVL: other Ruby threads run meanwhile. */
 #define NOGVL_BYTES (64u * 1024u)
@@ -27,7 +30,7 @@
 #define STACK_ITERS 32
 
 static VALUE mJdoc, cDoc, cPath, cPool, eError, eParseError, ePathError;
-static ID id_pool, id_pointer, id_oj_compat, id_alive_p, id_symbolize_names, id_dig, iv_offset, iv_line, iv_column, iv_path, iv_where;
+static ID id_pool, id_pointer, id_oj_compat, id_alive_p, iv_offset, iv_line, iv_column, iv_path, iv_where;
 static rb_encoding *enc_utf8, *enc_ascii, *enc_binary;
 static int enc_utf8_index;
 
@@ -420,11 +423,12 @@ static size_t count_nodes(jdoc_value v)
 /* A parser and the bytes its buffers hold. Its allocator counts them (maybe
  * without the GVL, during a large parse); gc_sync tells the GC the change
  * afterwards, so documents left to the GC weigh what they hold. */
-typedef struct pparser {
+struct jx_parser {
     jdoc_parser *p;
     size_t live;       /* bytes allocated by jdoc now */
     size_t reported;   /* bytes told to the GC (rb_gc_adjust_memory_usage) */
-} pparser;
+};
+typedef jx_parser pparser;
 
 /* Each block starts with its size, so that free and realloc can count. */
 #define HDR 16
@@ -511,14 +515,15 @@ static void pparser_free(pparser *pp)
 /* The pool outlives its Ruby object while documents still hold a reference:
  * a document collected without close gives its parser back to the pool of
  * the fiber that opened it, or frees it once that fiber is gone. */
-typedef struct pool {
+struct jx_pool {
     pparser *p[POOL_MAX];
     int n;
     int refs;          /* the Ruby object (until freed) and each open document */
     bool orphan;       /* the Ruby object was freed */
     pparser *fetch;    /* Jdoc.fetch's own parser: no checkout, no rb_ensure */
     VALUE cache;       /* Hash: Oj path String -> Jdoc::Path */
-} pool;
+};
+typedef jx_pool pool;
 
 static void pool_unref(pool *pl)
 {
@@ -1669,345 +1674,29 @@ static VALUE m_kernel(VALUE mod)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Jdoc.parse: a lazy, read-only JSON.parse                                 */
+/* Shared with the other parts of the extension (jdoc_ext.h)                */
 /* ------------------------------------------------------------------------ */
 
-/* The document behind the views: its own parser (never parsed again while a
- * view lives, so every jdoc_value stays current) and the input it reads. It
- * is collected with its last view, and its parser goes back to the pool of
- * the fiber that parsed. Views work from any thread of the Ractor: every call
- * holds the GVL, which also covers the parser's scratch memory. */
-typedef struct ldoc {
-    pparser *pp;
-    pool *home;
-    VALUE input;
-    size_t len;
-    bool sym;     /* symbolize_names */
-} ldoc;
-
-static void ldoc_mark(void *x) { rb_gc_mark(((ldoc *)x)->input); }   /* pinned: jdoc reads it in place */
-
-static void ldoc_free(void *x)
+VALUE jx_module(void) { return mJdoc; }
+VALUE jx_scalar_value(jdoc_value v) { return scalar_value(v); }
+VALUE jx_build(jdoc_value v, bool sym) { return build(v, sym); }
+VALUE jx_key_string(const char *k, size_t n) { return key_string(k, n); }
+void jx_raise_parse(const char *json, size_t len, size_t off, const char *msg, const char *where)
 {
-    ldoc *l = x;
-    if (l->pp)
-        checkin(l->home, l->pp, l->len);
-    if (l->home)
-        pool_unref(l->home);
-    xfree(l);
+    raise_parse(json, len, off, msg, where);
 }
-
-static size_t ldoc_memsize(const void *x)
-{
-    const ldoc *l = x;
-    return sizeof *l + (l->pp ? l->pp->live : 0);
-}
-
-static const rb_data_type_t ldoc_type = {
-    "Jdoc::LazyDocument", { ldoc_mark, ldoc_free, ldoc_memsize, 0, { 0 } }, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY
-};
-
-/* A view of one container. Arrays get a table of their elements on the first
- * index other than 0, so that a[i] in a loop is not quadratic. */
-typedef struct lview {
-    VALUE owner;
-    const ldoc *l;
-    jdoc_value v;
-    jdoc_value *elems;
-    size_t n;
-} lview;
-
-static void lview_mark(void *x) { rb_gc_mark(((lview *)x)->owner); }
-
-static void lview_free(void *x)
-{
-    lview *w = x;
-    xfree(w->elems);
-    xfree(w);
-}
-
-static size_t lview_memsize(const void *x)
-{
-    const lview *w = x;
-    return sizeof *w + (w->elems ? w->n * sizeof *w->elems : 0);
-}
-
-static const rb_data_type_t lview_type = {
-    "Jdoc::View", { lview_mark, lview_free, lview_memsize, 0, { 0 } }, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY
-};
-
-static VALUE cObject, cArray;
-
-static inline lview *lview_get(VALUE self) { return rb_check_typeddata(self, &lview_type); }
-
-/* A value read through a view: a view for a container, a Ruby object for a scalar. */
-static VALUE lazy_value(VALUE owner, const ldoc *l, jdoc_value v)
-{
-    char c = first_byte(v);
-    if (c != '{' && c != '[')
-        return scalar_value(v);
-    lview *w;
-    VALUE obj = TypedData_Make_Struct(c == '{' ? cObject : cArray, lview, &lview_type, w);
-    RB_OBJ_WRITE(obj, &w->owner, owner);
-    w->l = l;
-    w->v = v;
-    return obj;
-}
-
-/* Jdoc.parse(json, symbolize_names: false) */
-static VALUE m_parse(int argc, VALUE *argv, VALUE mod)
-{
-    (void)mod;
-    VALUE json, holder;
-    bool sym = arg_and_flag(argc, argv, id_symbolize_names, &json);
-    VALUE input = input_string(json);
-    ldoc *l;
-    VALUE owner = TypedData_Make_Struct(rb_cObject, ldoc, &ldoc_type, l);
-    rb_obj_hide(owner);   /* internal: reachable from its views only */
-    RB_OBJ_WRITE(owner, &l->input, input);
-    l->len = (size_t)RSTRING_LEN(input);
-    l->sym = sym;
-    pool *pl = get_pool(&holder);
-    l->pp = checkout(pl);
-    l->home = pl;
-    pl->refs++;
-    jdoc_doc *d;
-    const char *s = RSTRING_PTR(input);
-    if (parse(l->pp, s, l->len, &d) != JDOC_OK) {
-        jdoc_error e = *jdoc_last_error(l->pp->p);
-        checkin(pl, l->pp, l->len);
-        l->pp = NULL;
-        raise_parse(s, l->len, e.offset, e.message, NULL);
-    }
-    VALUE res = lazy_value(owner, l, jdoc_root(d));
-    RB_GC_GUARD(holder);
-    RB_GC_GUARD(owner);
-    return res;
-}
-
-/* The member named `key` (a String, or a Symbol with symbolize_names) as a
- * JSON Pointer step, "~" and "/" escaped: false when the key cannot match. */
-static bool member(lview *w, VALUE key, jdoc_value *out)
-{
-    if (w->l->sym) {
-        if (!SYMBOL_P(key))
-            return false;
-        key = rb_sym2str(key);
-    } else if (!RB_TYPE_P(key, T_STRING)) {
-        return false;
-    }
-    key = path_text(key);
-    const char *k = RSTRING_PTR(key);
-    size_t n = (size_t)RSTRING_LEN(key);
-    char local[256];
-    VALUE tmp = 0;
-    char *p = n * 2 + 1 <= sizeof local ? local : rb_alloc_tmp_buffer(&tmp, (long)(n * 2 + 1));
-    size_t m = 0;
-    p[m++] = '/';
-    for (size_t i = 0; i < n; i++) {
-        if (k[i] == '~' || k[i] == '/') {
-            p[m++] = '~';
-            p[m++] = k[i] == '~' ? '0' : '1';
-        } else {
-            p[m++] = k[i];
-        }
-    }
-    jdoc_status st = jdoc_pointer(w->v, p, m, out);
-    if (tmp)
-        rb_free_tmp_buffer(&tmp);
-    RB_GC_GUARD(key);
-    if (st == JDOC_OK)
-        return true;
-    if (st == JDOC_ERR_NOT_FOUND)
-        return false;
-    raise_validate(w->v.doc);
-}
-
-/* Element i (0-based, negative from the end) of an array view. */
-static bool element(lview *w, long i, jdoc_value *out)
-{
-    if (i == 0 && !w->elems) {
-        jdoc_iter it;
-        jdoc_iter_init(w->v, &it);
-        if (jdoc_iter_next(&it, out))
-            return true;
-        if (it.status != JDOC_OK)
-            raise_validate(w->v.doc);
-        return false;
-    }
-    if (!w->elems) {
-        size_t n = jdoc_count(w->v), k = 0;
-        jdoc_value *e = ALLOC_N(jdoc_value, n ? n : 1);
-        jdoc_iter it;
-        jdoc_iter_init(w->v, &it);
-        while (k < n && jdoc_iter_next(&it, &e[k]))
-            k++;
-        if (k < n) {
-            xfree(e);
-            raise_validate(w->v.doc);
-        }
-        w->elems = e;
-        w->n = n;
-    }
-    if (i < 0)
-        i += (long)w->n;
-    if (i < 0 || (size_t)i >= w->n)
-        return false;
-    *out = w->elems[i];
-    return true;
-}
-
-/* Object#[](key), Array#[](index): nil when missing, as Hash and Array */
-static VALUE view_aref(VALUE self, VALUE key)
-{
-    lview *w = lview_get(self);
-    jdoc_value v;
-    bool found;
-    if (first_byte(w->v) == '{')
-        found = member(w, key, &v);
-    else if (FIXNUM_P(key))
-        found = element(w, FIX2LONG(key), &v);
-    else if (RB_TYPE_P(key, T_BIGNUM))
-        found = false;
-    else
-        return rb_funcall(rb_funcall(self, rb_intern("to_a"), 0), rb_intern("[]"), 1, key);   /* a Range... */
-    return found ? lazy_value(w->owner, w->l, v) : Qnil;
-}
-
-/* dig(key, *rest), as Hash#dig and Array#dig: the steps through views stay
- * in C; nil as soon as one is missing; a scalar on the way is a TypeError. */
-static VALUE view_dig(int argc, VALUE *argv, VALUE self)
-{
-    rb_check_arity(argc, 1, UNLIMITED_ARGUMENTS);
-    VALUE cur = self;
-    for (int i = 0; i < argc; i++) {
-        if (NIL_P(cur))
-            return Qnil;
-        if (!rb_typeddata_is_kind_of(cur, &lview_type)) {
-            if (!rb_respond_to(cur, id_dig))
-                rb_raise(rb_eTypeError, "%" PRIsVALUE " does not have #dig method", rb_obj_class(cur));
-            return rb_funcallv(cur, id_dig, argc - i, argv + i);
-        }
-        cur = view_aref(cur, argv[i]);
-    }
-    return cur;
-}
-
-/* Object#key?(key) */
-static VALUE view_key_p(VALUE self, VALUE key)
-{
-    lview *w = lview_get(self);
-    jdoc_value v;
-    return member(w, key, &v) ? Qtrue : Qfalse;
-}
-
-static VALUE view_size(VALUE self) { return SIZET2NUM(jdoc_count(lview_get(self)->v)); }
-static VALUE view_enum_size(VALUE self, VALUE args, VALUE eobj) { return view_size(self); }
-
-static VALUE view_key(const lview *w, const jdoc_iter *it)
-{
-    const char *k;
-    size_t kl;
-    jdoc_status st = jdoc_iter_key(it, &k, &kl);
-    if (st == JDOC_ERR_NOMEM)
-        rb_memerror();
-    if (st != JDOC_OK)
-        raise_validate(w->v.doc);
-    VALUE key = key_string(k, kl);
-    return w->l->sym ? rb_str_intern(key) : key;
-}
-
-/* Object#each { |key, value| }, Array#each { |value| }: values lazily. The
- * iterator is re-created after each yield, since the block may run anything. */
-static VALUE view_each(VALUE self)
-{
-    RETURN_SIZED_ENUMERATOR(self, 0, 0, view_enum_size);
-    lview *w = lview_get(self);
-    VALUE owner = w->owner;
-    jdoc_iter it;
-    jdoc_value v;
-    jdoc_iter_init(w->v, &it);
-    /* |k, v|: no Array per member, as Hash#each (one Proc per call to ask) */
-    bool pairs = it.object && rb_proc_arity(rb_block_proc()) > 1;
-    while (jdoc_iter_next(&it, &v)) {
-        VALUE val = lazy_value(owner, w->l, v);
-        if (pairs)
-            rb_yield_values(2, view_key(w, &it), val);
-        else if (it.object)
-            rb_yield(rb_assoc_new(view_key(w, &it), val));
-        else
-            rb_yield(val);
-    }
-    if (it.status != JDOC_OK)
-        raise_validate(w->v.doc);
-    RB_GC_GUARD(owner);
-    return self;
-}
-
-/* Object#keys */
-static VALUE view_keys(VALUE self)
-{
-    lview *w = lview_get(self);
-    VALUE res = rb_ary_new_capa((long)jdoc_count(w->v));
-    jdoc_iter it;
-    jdoc_value v;
-    jdoc_iter_init(w->v, &it);
-    while (jdoc_iter_next(&it, &v))
-        rb_ary_push(res, view_key(w, &it));
-    if (it.status != JDOC_OK)
-        raise_validate(w->v.doc);
-    return res;
-}
-
-/* to_h / to_a: the whole value as Hash and Array (JSON.parse's result) */
-static VALUE view_materialize(VALUE self)
-{
-    lview *w = lview_get(self);
-    VALUE res = build(w->v, w->l->sym);
-    RB_GC_GUARD(self);
-    return res;
-}
-
-/* to_json: compact JSON (jdoc_dump: the source without its whitespace) */
-static VALUE view_to_json(int argc, VALUE *argv, VALUE self)
-{
-    (void)argc;
-    (void)argv;   /* JSON.generate's state argument: the output is compact */
-    lview *w = lview_get(self);
-    char buf[4096];
-    size_t n = jdoc_dump(w->v, buf, sizeof buf);
-    if (n < sizeof buf)
-        return rb_utf8_str_new(buf, (long)n);
-    VALUE s = rb_utf8_str_new(NULL, (long)n);
-    jdoc_dump(w->v, RSTRING_PTR(s), n + 1);
-    return s;
-}
-
-static void init_lazy(void)
-{
-    id_symbolize_names = rb_intern("symbolize_names");
-    id_dig = rb_intern("dig");
-    cObject = rb_define_class_under(mJdoc, "Object", rb_cObject);
-    cArray = rb_define_class_under(mJdoc, "Array", rb_cObject);
-    VALUE both[2] = { cObject, cArray };
-    for (int i = 0; i < 2; i++) {
-        VALUE c = both[i];
-        rb_undef_alloc_func(c);
-        rb_include_module(c, rb_mEnumerable);
-        rb_define_method(c, "[]", view_aref, 1);
-        rb_define_method(c, "size", view_size, 0);
-        rb_define_method(c, "length", view_size, 0);
-        rb_define_method(c, "each", view_each, 0);
-        rb_define_method(c, "to_json", view_to_json, -1);
-    }
-    rb_define_method(cObject, "key?", view_key_p, 1);
-    rb_define_method(cObject, "dig", view_dig, -1);
-    rb_define_method(cArray, "dig", view_dig, -1);
-    rb_define_method(cObject, "keys", view_keys, 0);
-    rb_define_method(cObject, "to_h", view_materialize, 0);
-    rb_define_method(cArray, "to_a", view_materialize, 0);
-    rb_define_singleton_method(mJdoc, "parse", m_parse, -1);
-}
+void jx_raise_validate(const jdoc_doc *d) { raise_validate(d); }
+VALUE jx_path_text(VALUE expr) { return path_text(expr); }
+VALUE jx_input_string(VALUE json) { return input_string(json); }
+bool jx_arg_and_flag(int argc, const VALUE *argv, ID kw, VALUE *arg) { return arg_and_flag(argc, argv, kw, arg); }
+jx_pool *jx_get_pool(VALUE *holder) { return get_pool(holder); }
+void jx_pool_ref(jx_pool *pl) { pl->refs++; }
+void jx_pool_unref(jx_pool *pl) { pool_unref(pl); }
+jx_parser *jx_checkout(jx_pool *pl) { return checkout(pl); }
+void jx_checkin(jx_pool *pl, jx_parser *pp, size_t last_len) { checkin(pl, pp, last_len); }
+jdoc_status jx_parse(jx_parser *pp, const char *s, size_t n, jdoc_doc **d) { return parse(pp, s, n, d); }
+const jdoc_error *jx_last_error(const jx_parser *pp) { return jdoc_last_error(pp->p); }
+size_t jx_parser_bytes(const jx_parser *pp) { return pp->live; }
 
 void Init_jdoc_ext(void)
 {
@@ -2087,8 +1776,7 @@ void Init_jdoc_ext(void)
 
     rb_define_singleton_method(mJdoc, "fetch", m_fetch, -1);
     rb_define_singleton_method(mJdoc, "kernel", m_kernel, 0);
-    init_lazy();
-
-    /* Further parts of the extension: one Init_ call each (extconf.rb builds
-     * every .c file of ext/jdoc). */
+    /* The other parts of the extension (jdoc_ext.h), one Init_ call each:
+     * extconf.rb builds every .c file of ext/jdoc. */
+    Init_jdoc_view();
 }
