@@ -18,9 +18,14 @@
 
 /* Inputs larger than this are parsed without the GVL: other Ruby threads run meanwhile. */
 #define NOGVL_BYTES (64u * 1024u)
-/* Parsers kept per fiber for reuse, and the largest input after which one is
- * still kept (a parser keeps buffers sized for the largest document it read). */
+/* Parsers kept per fiber for reuse: POOL_MAX always, up to POOL_SLOTS while
+ * they hold less than POOL_BYTES together (documents collected by the GC come
+ * back in batches: keeping them saves the next opens a malloc of their
+ * buffers); and the largest input after which one is still kept (a parser
+ * keeps buffers sized for the largest document it read). */
 #define POOL_MAX 2
+#define POOL_SLOTS 64
+#define POOL_BYTES (4u << 20)
 #define POOL_KEEP_BYTES (1u << 20)
 /* String paths compiled by Jdoc.fetch and Doc#values_at, per fiber. */
 #define PATH_CACHE_MAX 256
@@ -516,8 +521,9 @@ static void pparser_free(pparser *pp)
  * a document collected without close gives its parser back to the pool of
  * the fiber that opened it, or frees it once that fiber is gone. */
 struct jx_pool {
-    pparser *p[POOL_MAX];
+    pparser *p[POOL_SLOTS];
     int n;
+    size_t bytes;      /* held by the parsers in p */
     int refs;          /* the Ruby object (until freed) and each open document */
     bool orphan;       /* the Ruby object was freed */
     pparser *fetch;    /* Jdoc.fetch's own parser: no checkout, no rb_ensure */
@@ -580,16 +586,21 @@ static pool *get_pool(VALUE *holder)
 
 static pparser *checkout(pool *pl)
 {
-    if (pl->n > 0)
-        return pl->p[--pl->n];
+    if (pl->n > 0) {
+        pparser *pp = pl->p[--pl->n];
+        pl->bytes -= pp->live;
+        return pp;
+    }
     return pparser_new();
 }
 
 /* Never raises or allocates Ruby objects (called from free functions). */
 static void checkin(pool *pl, pparser *pp, size_t last_len)
 {
-    if (pl && !pl->orphan && pl->n < POOL_MAX && last_len <= POOL_KEEP_BYTES) {
+    if (pl && !pl->orphan && last_len <= POOL_KEEP_BYTES &&
+        (pl->n < POOL_MAX || (pl->n < POOL_SLOTS && pl->bytes + pp->live <= POOL_BYTES))) {
         gc_sync(pp);
+        pl->bytes += pp->live;
         pl->p[pl->n++] = pp;
     } else {
         pparser_free(pp);
