@@ -46,5 +46,4 @@ Gem::Specification.new do |s|
   s.require_paths = ['lib']
   s.add_development_dependency 'minitest', '>= 5'
   s.add_development_dependency 'oj', '>= 3'
-  s.add_development_dependency 'benchmark-ips', '>= 2'
 end
