@@ -148,4 +148,15 @@ class TestParse < Minitest::Test
       end
     end
   end
+
+  def test_views_shared_by_threads
+    # escaped strings decode into the document's parser: every call holds the GVL
+    json = JSON.generate((1..300).map { |i| { 'k' => "v\u00e9#{i}", 'n' => [i, "x\"#{i}"] } })
+    v = Jdoc.parse(json)
+    want = JSON.parse(json)
+    rows = 4.times.map { Thread.new { 20.times.map { v.map { |c| [c['k'], c['n'][1]] } } } }.map(&:value)
+    rows.flatten(1).each { |r| assert_equal want.map { |c| [c['k'], c['n'][1]] }, r }
+    big = JSON.generate({ 'a' => 'x' * 70_000, 'b' => [1, 2] })   # parsed without the GVL
+    assert_equal 2, Thread.new { Jdoc.parse(big)['b'][1] }.value
+  end
 end
