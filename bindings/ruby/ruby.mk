@@ -9,8 +9,7 @@ RUBY        ?= ruby
 RUBY_DIR     = bindings/ruby
 RUBY_BUILD   = $(BUILD)/ruby
 RUBY_SO      = $(RUBY_DIR)/lib/jdoc/jdoc_ext.so
-RUBY_EXT_DEP = $(RUBY_DIR)/ext/jdoc/jdoc_ext.c $(RUBY_DIR)/ext/jdoc/extconf.rb include/jdoc.h
-RUBY_EXT_DEP += $(RUBY_DIR)/ext/jdoc/query_ext.c
+RUBY_EXT_DEP = $(wildcard $(RUBY_DIR)/ext/jdoc/*.c $(RUBY_DIR)/ext/jdoc/*.h) $(RUBY_DIR)/ext/jdoc/extconf.rb include/jdoc.h
 RUBY_TESTOPTS ?=
 BENCH_RUBY_ARGS ?=
 
@@ -53,7 +52,7 @@ bench-ruby: ruby
 ruby-gem:
 	rm -rf $(RUBY_BUILD)/gem && mkdir -p $(RUBY_BUILD)/gem
 	cp -r $(RUBY_DIR)/ext $(RUBY_DIR)/lib $(RUBY_DIR)/test $(RUBY_DIR)/jdoc.gemspec $(RUBY_BUILD)/gem/
-	rm -f $(RUBY_BUILD)/gem/lib/jdoc/*.so
+	rm -rf $(RUBY_BUILD)/gem/lib/jdoc/*.so $(RUBY_BUILD)/gem/ext/jdoc/vendor $(RUBY_BUILD)/gem/*.gem
 	mkdir -p $(RUBY_BUILD)/gem/ext/jdoc/vendor && cp -r src include LICENSE $(RUBY_BUILD)/gem/ext/jdoc/vendor/
 	cd $(RUBY_BUILD)/gem && gem build jdoc.gemspec
 

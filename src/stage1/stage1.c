@@ -17,7 +17,7 @@
 #include "internal.h"
 
 #define CHUNK (64u * 1024u)   /* a multiple of 64 */
-#define MIN_CAP 7000u         /* entries: a block of about 63 KiB */
+#define MIN_CAP 512u          /* entries: a block of 2.6 KiB */
 
 extern const jdoc_kernel jdoc__kernel_scalar;
 

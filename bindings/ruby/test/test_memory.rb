@@ -150,4 +150,80 @@ class TestMemory < Minitest::Test
     leaves = Fiber.new { r = []; Jdoc::Doc.open(json) { |d| d.each_leaf { |x| r << x.where?.count('/') } }; r }.resume
     assert_equal [1024], leaves
   end
+
+  # ---- memory the GC knows about, threads that die, Ractors, encodings ----
+
+  def test_parser_memory_is_counted
+    require 'objspace'
+    json = JSON.generate((1..2000).map { |i| { 'Id' => "id#{i}", 'n' => [i, i + 1] } })
+    d = Jdoc::Doc.open(json)
+    # the parser's index and buffers: several bytes per byte of input
+    assert_operator ObjectSpace.memsize_of(d), :>, json.bytesize, 'memsize_of counts the parser'
+    d.close
+    assert_operator ObjectSpace.memsize_of(d), :<, 1024
+  end
+
+  # 300,000 documents of a 12.6 KB container inspect, never closed: the GC
+  # knows what their parsers hold, collects them and takes the parsers back.
+  def test_unclosed_documents_stay_under_a_fixed_rss
+    skip 'no /proc/self/status' unless File.exist?('/proc/self/status')
+    file = JdocTest.corpus('docker', 'container_inspect.json')
+    code = <<~RUBY
+      require 'jdoc'
+      json = #{File.exist?(file) ? "File.binread(#{file.dump})" : "JSON.generate({ 'Id' => 'x', 'a' => ['y' * 40] * 300 })"}
+      300_000.times { Jdoc::Doc.open(json).fetch('/Id') }
+      puts File.read('/proc/self/status')[/VmHWM:\\s+(\\d+)/, 1].to_i / 1024
+    RUBY
+    out = IO.popen([RbConfig.ruby, '-I', File.expand_path('../lib', __dir__), '-rjson', '-e', code], &:read)
+    assert $?.success?, out
+    assert_operator out.to_i, :>, 0, out
+    assert_operator out.to_i, :<, 120, "peak RSS #{out.to_i} MB after 300,000 unclosed documents"
+  end
+
+  def test_document_of_a_dead_thread
+    d = Thread.new { Jdoc::Doc.open('{"a":[1,2]}') }.value   # its thread is gone
+    assert_equal [1, 2], d.fetch('/a')                         # taken over by this thread
+    d.close
+    assert d.closed?
+    d2 = Thread.new { Jdoc::Doc.open('[1]') }.value
+    Thread.new { d2.close }.join                               # closed by a third thread
+    assert d2.closed?
+    live = Jdoc::Doc.open('[1]')
+    assert_raises(ThreadError) { Thread.new { Thread.current.report_on_exception = false; live.close }.join }   # an owner alive keeps it
+    live.close
+  end
+
+  def test_ractor
+    skip 'no Ractor' unless defined?(Ractor)
+    verbose, Warning[:experimental] = Warning[:experimental], false
+    json = '{"Id":"abc","Names":["/web-1"],"State":{"Status":"running"}}'.freeze
+    path = Ractor.make_shareable(Jdoc::Path.new('/State/Status'))
+    rs = 2.times.map do
+      Ractor.new(json, path) do |j, pa|
+        a = Jdoc.fetch(j, '/Id', pa)
+        b = Jdoc::Doc.open(j) { |d| [d.fetch('/Names/1'), d.size] }
+        c = Jdoc::OjDoc.open('') { |d| d.fetch }
+        e = Jdoc.parse(j).dig('State', 'Status')
+        a + b + [c, Jdoc::Path.new('/x').to_s, e]
+      end
+    end
+    rs.each { |r| assert_equal ['abc', 'running', '/web-1', 6, nil, '/x', 'running'], r.take }
+  ensure
+    Warning[:experimental] = verbose if defined?(Ractor)
+  end
+
+  def test_utf16_paths_are_converted
+    json = '{"Id":"abc","Caf\u00e9":{"b":[10,20]}}'
+    %w[UTF-16LE UTF-16BE UTF-32LE ISO-8859-1].each do |enc|
+      p = '/Café/b/2'.encode(enc)
+      assert_equal [20], Jdoc.fetch(json, p), enc
+      assert_equal 20, Jdoc::Doc.open(json) { |d| d.fetch(p) }, enc
+      assert_equal 20, Jdoc::Doc.open(json) { |d| d.move(p); d.fetch }, enc
+      assert_equal [20], Jdoc.fetch(json, Jdoc::Path.new(p)), enc
+      assert_nil Jdoc::Doc.open(json) { |d| d.fetch('/Nope'.encode(enc)) }
+    end
+    bad = "/\xD8\x00".dup.force_encoding('UTF-16BE')   # a lone surrogate: refused, never read as bytes
+    assert_raises(EncodingError) { Jdoc.fetch(json, bad) }
+    assert_raises(EncodingError) { Jdoc::Doc.open(json) { |d| d.fetch(bad) } }
+  end
 end

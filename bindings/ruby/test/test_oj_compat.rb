@@ -4,6 +4,7 @@
 # order, relative paths and "..". Then the differences on purpose, each with
 # jdoc's answer and Oj's wrong one. Skips without ../shared/corpus or oj.
 require 'helper'
+require 'tmpdir'
 
 class TestOjCompat < Minitest::Test
   def setup
@@ -206,5 +207,80 @@ class TestOjCompat < Minitest::Test
     oj_growth, = growth_in_child('oj', 'Oj::Doc')
     assert_operator jdoc_growth, :<, 4 * size, "jdoc grew #{jdoc_growth} bytes"
     assert_operator oj_growth, :>, 20 * size, "Oj grew #{oj_growth} bytes (did Oj stop leaking?)"
+  end
+
+  # ---- oj_compat: Oj::Doc's answers where strict mode differs ----
+
+  NO_ROOT = ['', ' ', "\t\r\n ", '// comment', "// c\n", '/* c */', '#', "\xEF\xBB\xBF"].freeze
+
+  def test_oj_compat_no_root
+    NO_ROOT.each do |json|
+      assert_raises(Jdoc::ParseError, json.inspect) { Jdoc::Doc.open(json) }   # strict: not JSON
+      [Jdoc::Doc.open(json, oj_compat: true), Jdoc::OjDoc.open(json)].each do |d|
+        assert_equal ['/', '/', nil, nil, nil, nil, false, 0, [nil, nil], []],
+                     [d.where?, d.home, d.local_key, d.type, d.fetch, d.dump, d.exists?('/1'), d.size,
+                      d.values_at('/1', 'a'), d.pluck('Id')], json.inspect
+        assert_equal :dflt, d.fetch('/a', :dflt)
+        assert_raises(ArgumentError) { d.move('/1') }
+        assert_raises(Jdoc::PathError) { d.fetch!('/1') }
+        seen = []
+        d.each_leaf { seen << 1 }
+        d.each_child { seen << 2 }
+        d.each_value { seen << 3 }
+        assert_empty seen
+        d.close
+        assert_raises(IOError) { d.fetch }
+      end
+    end
+    assert_nil Oj::Doc.open('') { |d| d.fetch('/1') } if JdocTest::OJ
+  end
+
+  def test_oj_compat_comments_bom_and_trailing_text
+    json = %({\n "x"/*one*/:/*two*/true,//three\n "u":"http://h/a#b//c/*d*/",# four\n "z":[1,2/*five*/]\n}// end)
+    assert_raises(Jdoc::ParseError) { Jdoc::Doc.open(json, &:fetch) }   # strict: comments are not JSON
+    want = { 'x' => true, 'u' => 'http://h/a#b//c/*d*/', 'z' => [1, 2] }
+    assert_equal want, Jdoc::OjDoc.open(json, &:fetch)
+    # Oj 3.14 itself reads `#` only where a value may start
+    assert_equal want, Oj::Doc.open(json.sub('# four', ''), &:fetch) if JdocTest::OJ
+    assert_equal [1], Jdoc::OjDoc.open("\xEF\xBB\xBF[1]", &:fetch)
+    ['1.5 x', '[1] x', '{"a":1}{"b":2}', '[1]//x'].each do |s|
+      assert_raises(Jdoc::ParseError, s) { Jdoc::Doc.open(s) }
+      want = Jdoc::OjDoc.open(s, &:fetch)
+      assert_equal Oj::Doc.open(s, &:fetch), want, s if JdocTest::OJ && s != '1.5 x'   # 3.14 raises on that one
+    end
+    assert_in_delta 1.5, Jdoc::OjDoc.open('1.5 x', &:fetch)
+    # still not JSON in either mode: malformed values, unterminated comments
+    ['0.0.0', '1.5.', '[1,', '/*', '[/* c', '{"a" 1}'].each do |s|
+      assert_raises(Jdoc::ParseError, s) { Jdoc::OjDoc.open(s, &:fetch) }
+    end
+    e = assert_raises(Jdoc::ParseError) { Jdoc::OjDoc.open('[1, /* c ]') }
+    assert_equal 4, e.offset   # offsets are the input's: comments are blanked, not removed
+  end
+
+  def test_oj_compat_failed_absolute_move_goes_home
+    json = '{"array":[{"hash":{"a":[1,2,3]}}],"b":true}'
+    [[false, '/array/1/hash/a/3'], [true, '/']].each do |compat, where|
+      Jdoc::Doc.open(json, oj_compat: compat) do |d|
+        d.move('/array/1/hash/a/3')
+        assert_raises(ArgumentError) { d.move('/array/x') }
+        assert_equal where, d.where?
+        d.move('/array/1')
+        assert_raises(ArgumentError) { d.move('nope') }   # relative: the cursor stays
+        assert_equal '/array/1', d.where?
+      end
+    end
+  end
+
+  def test_oj_compat_extra_arguments_and_open_file
+    Jdoc::Doc.open('{"a":1}') { |d| assert_raises(ArgumentError) { d.fetch('/a', nil, :extra) } }
+    assert_equal 1, Jdoc::OjDoc.open('{"a":1}') { |d| d.fetch('/a', nil, :extra) }   # ignored, as Oj::Doc does
+    assert_equal true, Jdoc::OjDoc.open('{"a":1}') { |d| d.exists?('/a', :extra) }
+    missing = File.join(Dir.tmpdir, "jdoc-missing-#{Process.pid}.json")
+    assert_raises(Errno::ENOENT) { Jdoc::Doc.open_file(missing) }
+    assert_raises(IOError) { Jdoc::OjDoc.open_file(missing) }
+    assert_raises(IOError) { Jdoc::Doc.open_file(missing, oj_compat: true) }
+    assert_raises(IOError) { Oj::Doc.open_file(missing) } if JdocTest::OJ
+    assert_equal Jdoc::OjDoc, Jdoc::OjDoc.open('[]').class
+    assert_equal Jdoc::OjDoc, Jdoc::OjDoc.parse('[]').class
   end
 end

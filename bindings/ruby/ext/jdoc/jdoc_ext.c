@@ -1,22 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * jdoc_ext.c - the Ruby binding of jdoc: Jdoc::Doc (Oj::Doc's model and
- * results), Jdoc::Path (compiled paths) and Jdoc.fetch (one parse, many paths).
+ * results), Jdoc::Path (compiled paths) and Jdoc.fetch (one parse, many paths),
+ * and what the other parts share (jdoc_ext.h): the per-fiber parser pool, value
+ * conversion and errors.
  */
 #include <ruby.h>
 #include <ruby/encoding.h>
 #include <ruby/thread.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include "jdoc.h"
+#include "jdoc_ext.h"
 
 /* Inputs larger than this are parsed without the GVL: other Ruby threads run meanwhile. */
 #define NOGVL_BYTES (64u * 1024u)
-/* Parsers kept per fiber for reuse, and the largest input after which one is
- * still kept (a parser keeps buffers sized for the largest document it read). */
+/* Parsers kept per fiber for reuse: POOL_MAX always, up to POOL_SLOTS while
+ * they hold less than POOL_BYTES together (documents collected by the GC come
+ * back in batches: keeping them saves the next opens a malloc of their
+ * buffers); and the largest input after which one is still kept (a parser
+ * keeps buffers sized for the largest document it read). */
 #define POOL_MAX 2
+#define POOL_SLOTS 64
+#define POOL_BYTES (4u << 20)
 #define POOL_KEEP_BYTES (1u << 20)
 /* String paths compiled by Jdoc.fetch and Doc#values_at, per fiber. */
 #define PATH_CACHE_MAX 256
@@ -26,8 +35,9 @@
 #define STACK_ITERS 32
 
 static VALUE mJdoc, cDoc, cPath, cPool, eError, eParseError, ePathError;
-static ID id_pool, id_pointer, iv_offset, iv_line, iv_column, iv_path, iv_where;
+static ID id_pool, id_pointer, id_oj_compat, id_alive_p, iv_offset, iv_line, iv_column, iv_path, iv_where;
 static rb_encoding *enc_utf8, *enc_ascii, *enc_binary;
+static int enc_utf8_index;
 
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                   */
@@ -223,6 +233,16 @@ static VALUE number_value(jdoc_value v)
     raise_value(v);
 }
 
+/* A new UTF-8 String. rb_utf8_str_new associates the encoding through
+ * rb_enc_associate_index, which checks what a new String cannot have; setting
+ * the encoding bits of a new binary String directly is the same object. */
+static inline VALUE utf8_str(const char *s, size_t n)
+{
+    VALUE str = rb_str_new(s, (long)n);
+    RB_ENCODING_SET_INLINED(str, enc_utf8_index);
+    return str;
+}
+
 static VALUE scalar_value(jdoc_value v)
 {
     char c = first_byte(v);
@@ -234,7 +254,7 @@ static VALUE scalar_value(jdoc_value v)
             rb_memerror();
         if (st != JDOC_OK)
             raise_value(v);
-        return rb_utf8_str_new(s, (long)n);
+        return utf8_str(s, n);
     }
     if (c == '-' || (c >= '0' && c <= '9'))
         return number_value(v);
@@ -295,7 +315,11 @@ static void iters_end(iters *s)
  * one is attached to its parent as soon as it is made, so everything built is
  * reachable from the root (on this C stack), and the containers still being
  * filled are held in a Ruby Array, which the GC marks and may compact. */
-static VALUE value_of(jdoc_value v)
+static VALUE build(jdoc_value v, bool sym);
+static VALUE value_of(jdoc_value v) { return build(v, false); }
+
+/* value_of, with Symbol keys when `sym` (JSON.parse's symbolize_names). */
+static VALUE build(jdoc_value v, bool sym)
 {
     char c = first_byte(v);
     if (c != '{' && c != '[')
@@ -328,6 +352,8 @@ static VALUE value_of(jdoc_value v)
             if (st != JDOC_OK)
                 raise_validate(v.doc);
             key = key_string(k, kl);
+            if (sym)
+                key = rb_str_intern(key);
         }
         char ec = first_byte(e);
         bool nested = ec == '{' || ec == '[';
@@ -396,14 +422,120 @@ static size_t count_nodes(jdoc_value v)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Parser pool (per fiber)                                                  */
+/* Parsers and their pool (per fiber)                                       */
 /* ------------------------------------------------------------------------ */
 
-typedef struct pool {
-    jdoc_parser *p[POOL_MAX];
+/* A parser and the bytes its buffers hold. Its allocator counts them (maybe
+ * without the GVL, during a large parse); gc_sync tells the GC the change
+ * afterwards, so documents left to the GC weigh what they hold. */
+struct jx_parser {
+    jdoc_parser *p;
+    size_t live;       /* bytes allocated by jdoc now */
+    size_t reported;   /* bytes told to the GC (rb_gc_adjust_memory_usage) */
+};
+typedef jx_parser pparser;
+
+/* Each block starts with its size, so that free and realloc can count. */
+#define HDR 16
+
+static void *count_malloc(void *ud, size_t size)
+{
+    if (size > SIZE_MAX - HDR)
+        return NULL;
+    char *b = malloc(size + HDR);
+    if (!b)
+        return NULL;
+    memcpy(b, &size, sizeof size);
+    ((pparser *)ud)->live += size;
+    return b + HDR;
+}
+
+static void count_free(void *ud, void *ptr)
+{
+    if (!ptr)
+        return;
+    char *b = (char *)ptr - HDR;
+    size_t old;
+    memcpy(&old, b, sizeof old);
+    ((pparser *)ud)->live -= old;
+    free(b);
+}
+
+static void *count_realloc(void *ud, void *ptr, size_t size)
+{
+    if (!ptr)
+        return count_malloc(ud, size);
+    if (size > SIZE_MAX - HDR)
+        return NULL;
+    char *b = (char *)ptr - HDR;
+    size_t old;
+    memcpy(&old, b, sizeof old);
+    char *nb = realloc(b, size + HDR);
+    if (!nb)
+        return NULL;
+    memcpy(nb, &size, sizeof size);
+    ((pparser *)ud)->live += size - old;   /* modular: a shrink subtracts */
+    return nb + HDR;
+}
+
+static void gc_sync(pparser *pp)
+{
+    if (pp->live != pp->reported) {
+        rb_gc_adjust_memory_usage((ssize_t)(pp->live - pp->reported));
+        pp->reported = pp->live;
+    }
+}
+
+static pparser *pparser_new(void)
+{
+    pparser *pp = calloc(1, sizeof *pp);
+    if (!pp)
+        rb_memerror();
+    jdoc_allocator a = { count_malloc, count_realloc, count_free, pp };
+    jdoc_options o = { .allocator = &a };
+    jdoc_status st;
+    pp->p = jdoc_parser_new_ex(&o, &st);
+    if (!pp->p) {
+        free(pp);
+        if (st == JDOC_ERR_NOMEM)
+            rb_memerror();
+        rb_raise(eError, "jdoc: cannot create a parser: %s (is JDOC_KERNEL set to a kernel this CPU lacks?)",
+                 jdoc_status_str(st));
+    }
+    gc_sync(pp);
+    return pp;
+}
+
+/* Also from a document's free function, during GC: never raises or allocates. */
+static void pparser_free(pparser *pp)
+{
+    if (!pp)
+        return;
+    jdoc_parser_free(pp->p);
+    if (pp->reported)
+        rb_gc_adjust_memory_usage(-(ssize_t)pp->reported);
+    free(pp);
+}
+
+/* The pool outlives its Ruby object while documents still hold a reference:
+ * a document collected without close gives its parser back to the pool of
+ * the fiber that opened it, or frees it once that fiber is gone. */
+struct jx_pool {
+    pparser *p[POOL_SLOTS];
     int n;
-    VALUE cache;   /* Hash: Oj path String -> Jdoc::Path */
-} pool;
+    size_t bytes;      /* held by the parsers in p */
+    int refs;          /* the Ruby object (until freed) and each open document */
+    bool orphan;       /* the Ruby object was freed */
+    pparser *fetch;    /* Jdoc.fetch's own parser: no checkout, no rb_ensure */
+    VALUE cache;       /* Hash: Oj path String -> Jdoc::Path */
+};
+typedef jx_pool pool;
+
+static void pool_unref(pool *pl)
+{
+    if (--pl->refs == 0)
+        xfree(pl);
+}
 
 static void pool_mark(void *x) { rb_gc_mark(((pool *)x)->cache); }
 
@@ -411,14 +543,23 @@ static void pool_free(void *x)
 {
     pool *pl = x;
     for (int i = 0; i < pl->n; i++)
-        jdoc_parser_free(pl->p[i]);
-    xfree(pl);
+        pparser_free(pl->p[i]);
+    pl->n = 0;
+    pparser_free(pl->fetch);
+    pl->fetch = NULL;
+    pl->orphan = true;
+    pool_unref(pl);
 }
 
 static size_t pool_memsize(const void *x)
 {
-    (void)x;
-    return sizeof(pool);
+    const pool *pl = x;
+    size_t n = sizeof *pl;
+    for (int i = 0; i < pl->n; i++)
+        n += pl->p[i]->live;
+    if (pl->fetch)
+        n += pl->fetch->live;
+    return n;
 }
 
 static const rb_data_type_t pool_type = {
@@ -426,42 +567,44 @@ static const rb_data_type_t pool_type = {
 };
 
 /* The current fiber's pool (Thread#[] is fiber-local): parsers are never
- * shared between threads, so parsing may run without the GVL. */
+ * shared between threads (or Ractors), so parsing may run without the GVL. */
 static pool *get_pool(VALUE *holder)
 {
     VALUE th = rb_thread_current();
     VALUE v = rb_thread_local_aref(th, id_pool);
     if (!rb_typeddata_is_kind_of(v, &pool_type)) {
-        pool *pl;
-        v = TypedData_Make_Struct(cPool, pool, &pool_type, pl);
-        pl->cache = rb_hash_new();
+        pool *pl = ZALLOC(pool);
+        pl->cache = Qnil;
+        pl->refs = 1;
+        v = TypedData_Wrap_Struct(cPool, &pool_type, pl);
+        RB_OBJ_WRITE(v, &pl->cache, rb_hash_new());
         rb_thread_local_aset(th, id_pool, v);
     }
     *holder = v;
     return RTYPEDDATA_DATA(v);
 }
 
-static jdoc_parser *checkout(pool *pl)
+static pparser *checkout(pool *pl)
 {
-    if (pl->n > 0)
-        return pl->p[--pl->n];
-    jdoc_status st;
-    jdoc_parser *p = jdoc_parser_new_ex(NULL, &st);
-    if (!p) {
-        if (st == JDOC_ERR_NOMEM)
-            rb_memerror();
-        rb_raise(eError, "jdoc: cannot create a parser: %s (is JDOC_KERNEL set to a kernel this CPU lacks?)",
-                 jdoc_status_str(st));
+    if (pl->n > 0) {
+        pparser *pp = pl->p[--pl->n];
+        pl->bytes -= pp->live;
+        return pp;
     }
-    return p;
+    return pparser_new();
 }
 
-static void checkin(pool *pl, jdoc_parser *p, size_t last_len)
+/* Never raises or allocates Ruby objects (called from free functions). */
+static void checkin(pool *pl, pparser *pp, size_t last_len)
 {
-    if (pl->n < POOL_MAX && last_len <= POOL_KEEP_BYTES)
-        pl->p[pl->n++] = p;
-    else
-        jdoc_parser_free(p);
+    if (pl && !pl->orphan && last_len <= POOL_KEEP_BYTES &&
+        (pl->n < POOL_MAX || (pl->n < POOL_SLOTS && pl->bytes + pp->live <= POOL_BYTES))) {
+        gc_sync(pp);
+        pl->bytes += pp->live;
+        pl->p[pl->n++] = pp;
+    } else {
+        pparser_free(pp);
+    }
 }
 
 struct parse_call {
@@ -479,31 +622,37 @@ static void *parse_nogvl(void *x)
     return NULL;
 }
 
-/* Stage 1. The input is a frozen string marked (so pinned) by its owner and
- * the parser is this fiber's own, so a large parse can let the GVL go. */
-static jdoc_status parse(jdoc_parser *p, VALUE input, jdoc_doc **d)
+/* Stage 1 of s[0..n). Above NOGVL_BYTES the caller must hold a frozen private
+ * input marked (so pinned) by its owner: the parser is this fiber's own, so a
+ * large parse lets the GVL go. */
+static jdoc_status parse(pparser *pp, const char *s, size_t n, jdoc_doc **d)
 {
-    struct parse_call a = { p, RSTRING_PTR(input), (size_t)RSTRING_LEN(input), NULL, JDOC_OK };
+    struct parse_call a = { pp->p, s, n, NULL, JDOC_OK };
     if (a.n > NOGVL_BYTES)
         rb_thread_call_without_gvl(parse_nogvl, &a, NULL, NULL);
     else
         parse_nogvl(&a);
+    gc_sync(pp);
     *d = a.d;
     return a.st;
 }
 
-/* A frozen private string with the input's bytes, in UTF-8 (or binary): jdoc
- * reads it in place for as long as the document lives. rb_str_new_frozen
- * shares the caller's buffer copy-on-write: mutating the caller's string
- * later copies it first, so what the document reads never changes. */
-static VALUE input_string(VALUE json)
+/* The input's bytes in UTF-8 (or binary): a string in another encoding
+ * (UTF-16, ISO-8859-1, ...) is converted first. */
+static VALUE utf8_input(VALUE json)
 {
     StringValue(json);
     rb_encoding *e = rb_enc_get(json);
     if (e != enc_utf8 && e != enc_ascii && e != enc_binary)
         json = rb_str_encode(json, rb_enc_from_encoding(enc_utf8), 0, Qnil);
-    return rb_str_new_frozen(json);
+    return json;
 }
+
+/* A frozen private string with the input's bytes: jdoc reads it in place for
+ * as long as the document lives. rb_str_new_frozen shares the caller's buffer
+ * copy-on-write: mutating the caller's string later copies it first, so what
+ * the document reads never changes. */
+static VALUE input_string(VALUE json) { return rb_str_new_frozen(utf8_input(json)); }
 
 /* ------------------------------------------------------------------------ */
 /* Jdoc::Path                                                               */
@@ -545,12 +694,26 @@ static VALUE path_alloc(VALUE klass)
     return self;
 }
 
+/* A path's text in UTF-8: one in another encoding (UTF-16, ...) is converted,
+ * and one that cannot be is refused (Encoding::UndefinedConversionError), so
+ * that its bytes never go to jdoc as they are. */
+static VALUE path_text(VALUE expr)
+{
+    rb_encoding *e = rb_enc_get(expr);
+    if (e == enc_utf8 || e == enc_ascii || e == enc_binary)
+        return expr;
+    if (rb_enc_asciicompat(e) && rb_enc_str_asciionly_p(expr))
+        return expr;
+    return rb_str_encode(expr, rb_enc_from_encoding(enc_utf8), 0, Qnil);
+}
+
 static void path_setup(VALUE self, VALUE expr, jdoc_syntax syn)
 {
     rpath *rp = rb_check_typeddata(self, &path_type);
     if (rp->p)
         rb_raise(rb_eTypeError, "Jdoc::Path already initialized");
     StringValue(expr);
+    expr = path_text(expr);
     jdoc_status st;
     rp->p = jdoc_path_compile(RSTRING_PTR(expr), (size_t)RSTRING_LEN(expr), syn, &st);
     if (!rp->p) {
@@ -563,16 +726,27 @@ static void path_setup(VALUE self, VALUE expr, jdoc_syntax syn)
     rb_obj_freeze(self);
 }
 
+/* (arg, kw: false): the one positional argument into *arg, and whether the
+ * one keyword `kw` is true. One argument and no keywords takes no hash. */
+static bool arg_and_flag(int argc, const VALUE *argv, ID kw, VALUE *arg)
+{
+    if (argc == 1 && !rb_keyword_given_p()) {
+        *arg = argv[0];
+        return false;
+    }
+    VALUE opts = Qnil, v = Qundef;
+    rb_scan_args(argc, argv, "1:", arg, &opts);
+    if (!NIL_P(opts))
+        rb_get_kwargs(opts, &kw, 0, 1, &v);
+    return v != Qundef && RTEST(v);
+}
+
 /* Jdoc::Path.new(expr, pointer: false) */
 static VALUE path_initialize(int argc, VALUE *argv, VALUE self)
 {
-    VALUE expr, opts, ptr = Qundef;
-    rb_scan_args(argc, argv, "1:", &expr, &opts);
-    if (!NIL_P(opts)) {
-        ID kw[1] = { id_pointer };
-        rb_get_kwargs(opts, kw, 0, 1, &ptr);
-    }
-    path_setup(self, expr, ptr != Qundef && RTEST(ptr) ? JDOC_SYNTAX_POINTER : JDOC_SYNTAX_OJ);
+    VALUE expr;
+    bool ptr = arg_and_flag(argc, argv, id_pointer, &expr);
+    path_setup(self, expr, ptr ? JDOC_SYNTAX_POINTER : JDOC_SYNTAX_OJ);
     return self;
 }
 
@@ -637,6 +811,7 @@ static void pref_of(VALUE path, jdoc_syntax str_syn, pref *pr)
 {
     pr->obj = path;
     if (RB_TYPE_P(path, T_STRING)) {
+        path = pr->obj = path_text(path);   /* kept alive by pr, on the caller's stack */
         /* the Oj functions take NUL-terminated paths; pointers have a length */
         pr->s = str_syn == JDOC_SYNTAX_OJ ? StringValueCStr(path) : RSTRING_PTR(path);
         pr->len = (size_t)RSTRING_LEN(path);
@@ -659,13 +834,17 @@ static void pref_of(VALUE path, jdoc_syntax str_syn, pref *pr)
 /* ------------------------------------------------------------------------ */
 
 typedef struct rdoc {
-    jdoc_parser *p;     /* NULL once closed */
-    jdoc_doc *d;        /* NULL once closed */
+    pparser *pp;        /* NULL once closed, and for a document with no root */
+    jdoc_doc *d;        /* NULL once closed, and for a document with no root */
     jdoc_cursor *c;     /* made on the first move; NULL means "at the root" */
+    pool *home;         /* the pool pp came from (a counted reference) */
     VALUE input;        /* the frozen string jdoc reads in place */
-    VALUE owner;        /* the Thread that opened the document */
+    VALUE owner;        /* the Thread that opened (or adopted) the document */
     size_t len;
     long long nodes;    /* size of the whole document, -1 until counted */
+    bool closed;
+    bool compat;        /* oj_compat: Oj::Doc's answers where they differ */
+    bool empty;         /* oj_compat: no root (empty, whitespace, comments) */
 } rdoc;
 
 /* rb_gc_mark (not the movable kind): the input is pinned, since jdoc holds
@@ -678,32 +857,34 @@ static void doc_mark(void *x)
     rb_gc_mark(r->owner);
 }
 
-static void doc_release(rdoc *r)
+/* The cursor and the parser back to `to` (its fiber's pool, or freed); from
+ * close, and from the free function during GC: never raises. */
+static void doc_release(rdoc *r, pool *to)
 {
     if (r->c)
         jdoc_cursor_free(r->c);
     r->c = NULL;
-    if (r->p)
-        jdoc_parser_free(r->p);
-    r->p = NULL;
+    if (r->pp)
+        checkin(to, r->pp, r->len);
+    r->pp = NULL;
     r->d = NULL;
+    if (r->home)
+        pool_unref(r->home);
+    r->home = NULL;
+    r->closed = true;
 }
 
 static void doc_free(void *x)
 {
-    doc_release(x);
-    xfree(x);
+    rdoc *r = x;
+    doc_release(r, r->home);
+    xfree(r);
 }
 
 static size_t doc_memsize(const void *x)
 {
-    const rdoc *r = x;
-    size_t n = sizeof *r;
-    if (r->d)   /* index and jump tables; the input is counted by its String */
-        n += jdoc_doc_index_size(r->d) * 2 * sizeof(uint32_t);
-    if (r->c)   /* two frame stacks of max_depth + 2 frames */
-        n += 2 * (MAX_DEPTH + 2) * 16;
-    return n;
+    const rdoc *r = x;   /* the parser's buffers and the cursor; the input is counted by its String */
+    return sizeof *r + (r->pp ? r->pp->live : 0);
 }
 
 static const rb_data_type_t doc_type = {
@@ -713,16 +894,28 @@ static const rb_data_type_t doc_type = {
 NORETURN(static void raise_closed(void));
 static void raise_closed(void) { rb_raise(rb_eIOError, "Jdoc::Doc already closed"); }
 
+/* The document belongs to the current thread, or its owner is dead and the
+ * current thread takes it over (then nothing else can use its parser). */
+static void check_owner(VALUE self, rdoc *r, const char *what)
+{
+    VALUE th = rb_thread_current();
+    if (r->owner == th)
+        return;
+    if (RTEST(rb_funcall(r->owner, id_alive_p, 0)))
+        rb_raise(rb_eThreadError, "Jdoc::Doc %s from a thread other than the one that opened it", what);
+    RB_OBJ_WRITE(self, &r->owner, th);
+}
+
 /* The open document of self, on the thread that opened it. Cursors and the
  * decoding of escaped strings write to the parser: a document is confined to
  * its thread. */
-static rdoc *doc_get(VALUE self)
+static inline rdoc *doc_get(VALUE self)
 {
     rdoc *r = rb_check_typeddata(self, &doc_type);
-    if (!r->d)
+    if (r->closed)
         raise_closed();
     if (r->owner != rb_thread_current())
-        rb_raise(rb_eThreadError, "Jdoc::Doc used from a thread other than the one that opened it");
+        check_owner(self, r, "used");
     return r;
 }
 
@@ -732,6 +925,7 @@ static jdoc_cursor *cursor(rdoc *r)
         r->c = jdoc_cursor_new(r->d);
         if (!r->c)
             rb_memerror();
+        gc_sync(r->pp);
     }
     return r->c;
 }
@@ -746,16 +940,15 @@ static bool has_dotdot(const char *s, size_t n)
     return false;
 }
 
-/* Find `path` (nil, a String in `syn`, a Jdoc::Path) from the current
+/* Find the path of `pr` (from pref_of; obj nil for "here") from the current
  * position: true and *out when found, false when it leads nowhere; raises
  * for a malformed document or path. */
-static bool lookup(rdoc *r, VALUE path, jdoc_syntax syn, jdoc_value *out, pref *pr)
+static bool lookup(rdoc *r, const pref *pr, jdoc_value *out)
 {
-    if (NIL_P(path)) {
+    if (NIL_P(pr->obj)) {
         *out = here(r);
         return true;
     }
-    pref_of(path, syn, pr);
     jdoc_status st;
     if (pr->compiled)
         st = jdoc_fetch_path(here(r), pr->compiled, out);
@@ -812,154 +1005,269 @@ static void restore_to(rdoc *r, jdoc_value v, size_t depth)
 }
 
 /* Move the cursor along `path`: false (cursor unchanged) when it leads nowhere. */
-static bool move_to(rdoc *r, VALUE path, pref *pr)
+static bool move_to(rdoc *r, const pref *pr)
 {
+    if (r->empty)
+        return false;
     jdoc_cursor *c = cursor(r);
-    if (RB_TYPE_P(path, T_STRING)) {
-        pref_of(path, JDOC_SYNTAX_OJ, pr);
-        jdoc_status st = jdoc_cursor_move(c, pr->s);
+    jdoc_value v;
+    jdoc_status st;
+    if (!pr->compiled) {
+        st = jdoc_cursor_move(c, pr->s);
         if (st == JDOC_OK)
             return true;
-        if (st == JDOC_ERR_NOT_FOUND || st == JDOC_ERR_DEPTH)
-            return false;
-        raise_walk(here(r), pr, st);
+        if (st != JDOC_ERR_NOT_FOUND && st != JDOC_ERR_DEPTH)
+            raise_walk(here(r), pr, st);
+    } else if (lookup(r, pr, &v)) {
+        st = cursor_goto(c, v);
+        if (st != JDOC_OK)
+            raise_walk(here(r), pr, st);
+        return true;
     }
-    jdoc_value v;
-    if (!lookup(r, path, JDOC_SYNTAX_OJ, &v, pr))
-        return false;
-    jdoc_status st = cursor_goto(c, v);
-    if (st != JDOC_OK)
-        raise_walk(here(r), pr, st);
+    return false;
+}
+
+/* oj_compat: what Oj::Doc reads and JSON does not. A UTF-8 BOM and comments
+ * outside strings (slash-star to star-slash, `//` and `#` to the end of the
+ * line) become spaces in a private copy of the same length, so offsets stay
+ * those of the input. Returns the input itself when there is nothing to blank;
+ * a ParseError for a comment that does not end. */
+static VALUE compat_clean(VALUE input)
+{
+    const char *s = RSTRING_PTR(input);
+    size_t n = (size_t)RSTRING_LEN(input);
+    bool bom = n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0;
+    if (!bom && !memchr(s, '#', n) && !memmem(s, n, "//", 2) && !memmem(s, n, "/*", 2))
+        return input;
+    VALUE out = rb_str_new(s, (long)n);
+    char *w = RSTRING_PTR(out);
+    s = RSTRING_PTR(input);
+    if (bom)
+        memset(w, ' ', 3);
+    bool in_string = false;
+    for (size_t i = bom ? 3 : 0; i < n; i++) {
+        char c = s[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = false;
+            continue;
+        }
+        size_t end;
+        if (c == '"') {
+            in_string = true;
+            continue;
+        } else if (c == '#' || (c == '/' && i + 1 < n && s[i + 1] == '/')) {
+            const char *nl = memchr(s + i, '\n', n - i);
+            end = nl ? (size_t)(nl - s) : n;
+        } else if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+            const char *star = i + 2 < n ? memmem(s + i + 2, n - i - 2, "*/", 2) : NULL;
+            if (!star)
+                raise_parse(s, n, i, "comment not terminated", NULL);
+            end = (size_t)(star - s) + 2;
+        } else {
+            continue;
+        }
+        memset(w + i, ' ', end - i);
+        i = end - 1;
+    }
+    return rb_str_new_frozen(out);
+}
+
+static bool blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+            return false;
     return true;
 }
 
-/* Doc.open(json) { |doc| ... } / Doc.open(json) */
+/* Doc.open(json, oj_compat: false) { |doc| ... } / Doc.open(json) */
 static VALUE doc_close(VALUE self);
 
-static VALUE doc_s_open(VALUE klass, VALUE json)
+/* The end of the block form, on the fiber that opened the document: the
+ * parser goes back to that fiber's pool, without looking the pool up. */
+static VALUE doc_close_home(VALUE self)
 {
-    VALUE input = input_string(json), holder;
+    rdoc *r = RTYPEDDATA_DATA(self);
+    if (r->closed || r->owner != rb_thread_current() || !r->home || r->home->orphan)
+        return doc_close(self);
+    doc_release(r, r->home);
+    RB_OBJ_WRITE(self, &r->input, Qnil);
+    return Qnil;
+}
+
+static VALUE doc_s_open(int argc, VALUE *argv, VALUE klass)
+{
+    VALUE json, holder;
+    bool compat = arg_and_flag(argc, argv, id_oj_compat, &json);
+    VALUE input = input_string(json);
+    if (compat)
+        input = compat_clean(input);
+    const char *s = RSTRING_PTR(input);
+    size_t len = (size_t)RSTRING_LEN(input);
     rdoc *r;
     VALUE self = TypedData_Make_Struct(klass, rdoc, &doc_type, r);
     RB_OBJ_WRITE(self, &r->input, input);
     RB_OBJ_WRITE(self, &r->owner, rb_thread_current());
     r->nodes = -1;
-    r->len = (size_t)RSTRING_LEN(input);
+    r->len = len;
+    r->compat = compat;
     pool *pl = get_pool(&holder);
-    r->p = checkout(pl);
+    r->pp = checkout(pl);
+    r->home = pl;
+    pl->refs++;
     jdoc_doc *d;
-    jdoc_status st = parse(r->p, input, &d);
-    if (st != JDOC_OK) {
-        jdoc_error e = *jdoc_last_error(r->p);   /* message: static */
-        checkin(pl, r->p, r->len);
-        r->p = NULL;
-        raise_parse(RSTRING_PTR(input), (size_t)RSTRING_LEN(input), e.offset, e.message, NULL);
+    jdoc_status st = parse(r->pp, s, len, &d);
+    if (st != JDOC_OK && compat) {
+        const jdoc_error *e = jdoc_last_error(r->pp->p);
+        size_t off = e->offset;
+        /* text after a value that ended (after a space, a bracket or a quote) */
+        bool after = e->code == JDOC_ERR_SYNTAX && off > 0 && off < len && memchr(" \t\r\n]}\"", s[off - 1], 7);
+        if (blank(s, len)) {
+            r->empty = true;   /* Oj::Doc: a document of nils */
+        } else if (after) {
+            if (parse(r->pp, s, off, &d) == JDOC_OK)
+                st = JDOC_OK;   /* a value, then text: Oj::Doc reads the value */
+            else
+                st = parse(r->pp, s, len, &d);   /* the whole input's error again */
+        }
     }
-    r->d = d;
+    if (st != JDOC_OK && !r->empty) {
+        jdoc_error e = *jdoc_last_error(r->pp->p);   /* message: static */
+        doc_release(r, pl);
+        raise_parse(s, len, e.offset, e.message, NULL);
+    }
+    if (r->empty) {
+        checkin(pl, r->pp, 0);
+        r->pp = NULL;
+    } else {
+        r->d = d;
+    }
     RB_GC_GUARD(holder);
     RB_GC_GUARD(input);
     if (rb_block_given_p())
-        return rb_ensure(rb_yield, self, doc_close, self);
+        return rb_ensure(rb_yield, self, doc_close_home, self);
     return self;
 }
 
-/* Closing hands the parser back to the fiber's pool; closing twice is a no-op. */
+/* Closing hands the parser back to the current fiber's pool; closing twice is
+ * a no-op. Another thread may close a document whose owner has died. */
 static VALUE doc_close(VALUE self)
 {
     rdoc *r = rb_check_typeddata(self, &doc_type);
-    if (!r->d)
+    if (r->closed)
         return Qnil;
-    if (r->owner != rb_thread_current())
-        rb_raise(rb_eThreadError, "Jdoc::Doc closed from a thread other than the one that opened it");
+    check_owner(self, r, "closed");
     VALUE holder;
     pool *pl = get_pool(&holder);
-    if (r->c)
-        jdoc_cursor_free(r->c);
-    jdoc_parser *p = r->p;
-    r->c = NULL;
-    r->p = NULL;
-    r->d = NULL;
-    checkin(pl, p, r->len);
+    doc_release(r, pl);
     RB_OBJ_WRITE(self, &r->input, Qnil);
     RB_GC_GUARD(holder);
     return Qnil;
 }
 
-static VALUE doc_closed_p(VALUE self) { return ((rdoc *)rb_check_typeddata(self, &doc_type))->d ? Qfalse : Qtrue; }
+static VALUE doc_closed_p(VALUE self) { return ((rdoc *)rb_check_typeddata(self, &doc_type))->closed ? Qtrue : Qfalse; }
+
+/* The common head of the methods that take (path = nil, ...): the open
+ * document on its thread, the arity (extra arguments are ignored in oj_compat
+ * mode, as Oj::Doc ignores them), and where the path argument leads from the
+ * current position. A document with no root has nothing anywhere. */
+typedef struct target {
+    rdoc *r;
+    jdoc_value v;   /* the value, when found */
+    pref pr;        /* the path, for error messages */
+    bool found;
+} target;
+
+enum { PATH_OPTIONAL = 0, PATH_REQUIRED = 1, NO_LOOKUP = 2 };
+
+static target doc_target(VALUE self, int argc, const VALUE *argv, int min, int max, jdoc_syntax syn, int flags)
+{
+    target t;
+    t.r = doc_get(self);
+    if (argc < min || (argc > max && !t.r->compat))
+        rb_error_arity(argc, min, max);
+    VALUE path = argc > 0 ? argv[0] : Qnil;
+    if ((flags & PATH_REQUIRED) && NIL_P(path))
+        rb_raise(rb_eTypeError, "wrong argument type nil (expected String or Jdoc::Path)");
+    t.pr = (pref){ "", 0, syn, NULL, path };
+    if (!NIL_P(path))
+        pref_of(path, syn, &t.pr);
+    t.found = !(flags & NO_LOOKUP) && !t.r->empty && lookup(t.r, &t.pr, &t.v);
+    return t;
+}
+
+/* Jdoc::PathError for a path that leads nowhere (also in a document with no root). */
+NORETURN(static void raise_missing(const target *t));
+static void raise_missing(const target *t)
+{
+    if (t->r->empty) {
+        VALUE text = rb_utf8_str_new(t->pr.s, (long)t->pr.len);
+        VALUE e = rb_exc_new_str(ePathError, rb_sprintf("%s %" PRIsVALUE ": the document has no root",
+                                                        syntax_name(t->pr.syn), rb_inspect(text)));
+        rb_ivar_set(e, iv_path, text);
+        rb_ivar_set(e, iv_where, rb_utf8_str_new_cstr("/"));
+        rb_ivar_set(e, iv_offset, INT2FIX(0));
+        rb_exc_raise(e);
+    }
+    raise_not_found(here(t->r), &t->pr);
+}
 
 /* fetch(path = nil, default = nil) */
 static VALUE doc_fetch(int argc, VALUE *argv, VALUE self)
 {
-    rdoc *r = doc_get(self);
-    rb_check_arity(argc, 0, 2);
-    jdoc_value v;
-    pref pr;
-    if (!lookup(r, argc > 0 ? argv[0] : Qnil, JDOC_SYNTAX_OJ, &v, &pr))
+    target t = doc_target(self, argc, argv, 0, 2, JDOC_SYNTAX_OJ, PATH_OPTIONAL);
+    if (!t.found)
         return argc > 1 ? argv[1] : Qnil;
-    return value_of(v);
+    return value_of(t.v);
 }
 
 /* fetch!(path = nil): Jdoc::PathError when the path leads nowhere */
 static VALUE doc_fetch_bang(int argc, VALUE *argv, VALUE self)
 {
-    rdoc *r = doc_get(self);
-    rb_check_arity(argc, 0, 1);
-    jdoc_value v;
-    pref pr;
-    if (!lookup(r, argc > 0 ? argv[0] : Qnil, JDOC_SYNTAX_OJ, &v, &pr))
-        raise_not_found(here(r), &pr);
-    return value_of(v);
+    target t = doc_target(self, argc, argv, 0, 1, JDOC_SYNTAX_OJ, PATH_OPTIONAL);
+    if (!t.found)
+        raise_missing(&t);
+    return value_of(t.v);
 }
 
 /* pointer(ptr, default = nil): RFC 6901, from the current position */
 static VALUE doc_pointer(int argc, VALUE *argv, VALUE self)
 {
-    rdoc *r = doc_get(self);
-    rb_check_arity(argc, 1, 2);
-    jdoc_value v;
-    pref pr;
-    if (NIL_P(argv[0]))
-        rb_raise(rb_eTypeError, "wrong argument type nil (expected String or Jdoc::Path)");
-    if (!lookup(r, argv[0], JDOC_SYNTAX_POINTER, &v, &pr))
+    target t = doc_target(self, argc, argv, 1, 2, JDOC_SYNTAX_POINTER, PATH_REQUIRED);
+    if (!t.found)
         return argc > 1 ? argv[1] : Qnil;
-    return value_of(v);
+    return value_of(t.v);
 }
 
-static VALUE doc_exists_p(VALUE self, VALUE path)
+static VALUE doc_exists_p(int argc, VALUE *argv, VALUE self)
 {
-    rdoc *r = doc_get(self);
-    jdoc_value v;
-    pref pr;
-    return lookup(r, path, JDOC_SYNTAX_OJ, &v, &pr) ? Qtrue : Qfalse;
+    return doc_target(self, argc, argv, 1, 1, JDOC_SYNTAX_OJ, PATH_OPTIONAL).found ? Qtrue : Qfalse;
 }
 
 static VALUE doc_type_m(int argc, VALUE *argv, VALUE self)
 {
-    rdoc *r = doc_get(self);
-    rb_check_arity(argc, 0, 1);
-    jdoc_value v;
-    pref pr;
-    if (!lookup(r, argc > 0 ? argv[0] : Qnil, JDOC_SYNTAX_OJ, &v, &pr))
-        return Qnil;
-    return class_of(v);
+    target t = doc_target(self, argc, argv, 0, 1, JDOC_SYNTAX_OJ, PATH_OPTIONAL);
+    return t.found ? class_of(t.v) : Qnil;
 }
 
 /* size: as Oj::Doc, the number of values in the whole document, wherever the
- * cursor is; size(path): in the value at path (nil when there is none). */
+ * cursor is (0 with no root); size(path): in the value at path (nil when
+ * there is none). */
 static VALUE doc_size(int argc, VALUE *argv, VALUE self)
 {
-    rdoc *r = doc_get(self);
-    rb_check_arity(argc, 0, 1);
     if (argc == 0 || NIL_P(argv[0])) {
+        rdoc *r = doc_target(self, argc, argv, 0, 1, JDOC_SYNTAX_OJ, PATH_OPTIONAL).r;
+        if (r->empty)
+            return INT2FIX(0);
         if (r->nodes < 0)
             r->nodes = (long long)count_nodes(jdoc_root(r->d));
         return ULL2NUM((unsigned long long)r->nodes);
     }
-    jdoc_value v;
-    pref pr;
-    if (!lookup(r, argv[0], JDOC_SYNTAX_OJ, &v, &pr))
-        return Qnil;
-    return ULL2NUM(count_nodes(v));
+    target t = doc_target(self, argc, argv, 0, 1, JDOC_SYNTAX_OJ, PATH_OPTIONAL);
+    return t.found ? ULL2NUM(count_nodes(t.v)) : Qnil;
 }
 
 /* Several compiled paths fetched together (jdoc_fetch_many): Strings are
@@ -1040,7 +1348,16 @@ static VALUE doc_values_at(int argc, VALUE *argv, VALUE self)
     rdoc *r = doc_get(self);
     VALUE holder;
     pool *pl = get_pool(&holder);
-    VALUE res = fetch_many_values(here(r), pl, argc, argv);
+    VALUE res;
+    if (r->empty) {
+        for (int i = 0; i < argc; i++)
+            path_for(pl, argv[i]);   /* the same argument errors */
+        res = rb_ary_new_capa(argc);
+        for (int i = 0; i < argc; i++)
+            rb_ary_push(res, Qnil);
+    } else {
+        res = fetch_many_values(here(r), pl, argc, argv);
+    }
     RB_GC_GUARD(holder);
     return res;
 }
@@ -1053,8 +1370,10 @@ static VALUE doc_pluck(int argc, VALUE *argv, VALUE self)
     rdoc *r = doc_get(self);
     VALUE holder;
     pool *pl = get_pool(&holder);
-    jdoc_value from = here(r), child;
     VALUE res = rb_ary_new();
+    if (r->empty)
+        return res;
+    jdoc_value from = here(r), child;
     jdoc_iter it;
     if (jdoc_iter_init(from, &it) != JDOC_OK)
         return res;   /* a scalar has no children */
@@ -1110,25 +1429,24 @@ static VALUE doc_home(VALUE self)
 }
 
 /* move(path): Jdoc::PathError (an ArgumentError, as Oj) when it leads nowhere */
-static VALUE doc_move(VALUE self, VALUE path)
+static VALUE doc_move(int argc, VALUE *argv, VALUE self)
 {
-    rdoc *r = doc_get(self);
-    pref pr;
-    if (NIL_P(path))
-        rb_raise(rb_eTypeError, "wrong argument type nil (expected String or Jdoc::Path)");
-    if (!move_to(r, path, &pr))
-        raise_not_found(here(r), &pr);
+    target t = doc_target(self, argc, argv, 1, 1, JDOC_SYNTAX_OJ, PATH_REQUIRED | NO_LOOKUP);
+    if (!move_to(t.r, &t.pr)) {
+        /* oj_compat: Oj::Doc is back at the root after a failed absolute move */
+        if (t.r->compat && t.r->c && t.pr.syn == JDOC_SYNTAX_OJ && t.pr.len > 0 && t.pr.s[0] == '/')
+            jdoc_cursor_home(t.r->c);
+        raise_missing(&t);
+    }
     return Qnil;
 }
 
 static VALUE doc_dump(int argc, VALUE *argv, VALUE self)
 {
-    rdoc *r = doc_get(self);
-    rb_check_arity(argc, 0, 1);
-    jdoc_value v;
-    pref pr;
-    if (!lookup(r, argc > 0 ? argv[0] : Qnil, JDOC_SYNTAX_OJ, &v, &pr))
+    target t = doc_target(self, argc, argv, 0, 1, JDOC_SYNTAX_OJ, PATH_OPTIONAL);
+    if (!t.found)
         return Qnil;
+    jdoc_value v = t.v;
     char buf[4096];
     size_t n = jdoc_dump(v, buf, sizeof buf);
     if (n < sizeof buf)
@@ -1150,7 +1468,7 @@ typedef struct walk {
 /* After a yield: the block may have closed the document or moved the cursor. */
 static jdoc_cursor *after_yield(rdoc *r, jdoc_value at, size_t depth)
 {
-    if (!r->d)
+    if (r->closed)
         raise_closed();
     restore_to(r, at, depth);
     return r->c;
@@ -1159,7 +1477,7 @@ static jdoc_cursor *after_yield(rdoc *r, jdoc_value at, size_t depth)
 static VALUE walk_restore(VALUE x)
 {
     walk *w = (walk *)x;
-    if (w->r->d && w->r->c)
+    if (!w->r->closed && w->r->c)
         restore_to(w->r, w->saved, w->saved_depth);
     return Qnil;
 }
@@ -1220,12 +1538,13 @@ static VALUE walk_with(int argc, VALUE *argv, VALUE self, VALUE (*body)(VALUE))
 {
     if (!rb_block_given_p())
         return Qnil;   /* as Oj::Doc */
-    rdoc *r = doc_get(self);
-    rb_check_arity(argc, 0, 1);
+    target t = doc_target(self, argc, argv, 0, 1, JDOC_SYNTAX_OJ, PATH_OPTIONAL | NO_LOOKUP);
+    rdoc *r = t.r;
+    if (r->empty)
+        return Qnil;
     jdoc_cursor *c = cursor(r);
     walk w = { self, r, jdoc_cursor_value(c), jdoc_cursor_depth(c) };
-    pref pr;
-    if (argc > 0 && !NIL_P(argv[0]) && !move_to(r, argv[0], &pr))
+    if (!NIL_P(t.pr.obj) && !move_to(r, &t.pr))
         return Qnil;   /* nothing there: no yield, as Oj::Doc */
     rb_ensure(body, (VALUE)&w, walk_restore, (VALUE)&w);
     RB_GC_GUARD(self);
@@ -1243,12 +1562,11 @@ static VALUE doc_each_value(int argc, VALUE *argv, VALUE self)
 {
     if (!rb_block_given_p())
         return Qnil;
-    rdoc *r = doc_get(self);
-    rb_check_arity(argc, 0, 1);
-    jdoc_value v;
-    pref pr;
-    if (!lookup(r, argc > 0 ? argv[0] : Qnil, JDOC_SYNTAX_OJ, &v, &pr))
+    target t = doc_target(self, argc, argv, 0, 1, JDOC_SYNTAX_OJ, PATH_OPTIONAL);
+    if (!t.found)
         return Qnil;
+    rdoc *r = t.r;
+    jdoc_value v = t.v;
     if (!is_container(v)) {
         rb_yield(scalar_value(v));
         return Qnil;
@@ -1270,7 +1588,7 @@ static VALUE doc_each_value(int argc, VALUE *argv, VALUE self)
             jdoc_iter_init(e, iters_at(&its, (size_t)++top));
         } else {
             rb_yield(scalar_value(e));
-            if (r->d != d)   /* closed by the block */
+            if (r->closed)   /* closed by the block */
                 raise_closed();
         }
     }
@@ -1288,30 +1606,33 @@ static VALUE doc_not_implemented(VALUE self)
 /* Jdoc.fetch(json, *paths)                                                 */
 /* ------------------------------------------------------------------------ */
 
+/* A large input: a frozen private copy, parsed without the GVL by a parser
+ * checked out of the pool, given back by rb_ensure (code run while the GVL is
+ * away, such as a signal handler, may call Jdoc.fetch again). */
 struct mfetch {
     VALUE input;
     pool *pl;
-    jdoc_parser *p;
-    int argc;
-    VALUE *argv;
+    pparser *pp;
+    many *m;
 };
 
 static VALUE mfetch_body(VALUE x)
 {
     struct mfetch *a = (struct mfetch *)x;
     jdoc_doc *d;
-    jdoc_status st = parse(a->p, a->input, &d);
-    if (st != JDOC_OK) {
-        const jdoc_error *e = jdoc_last_error(a->p);
-        raise_parse(RSTRING_PTR(a->input), (size_t)RSTRING_LEN(a->input), e->offset, e->message, NULL);
+    const char *s = RSTRING_PTR(a->input);
+    size_t n = (size_t)RSTRING_LEN(a->input);
+    if (parse(a->pp, s, n, &d) != JDOC_OK) {
+        const jdoc_error *e = jdoc_last_error(a->pp->p);
+        raise_parse(s, n, e->offset, e->message, NULL);
     }
-    return fetch_many_values(jdoc_root(d), a->pl, a->argc, a->argv);
+    return many_row(a->m, a->pl, jdoc_root(d));
 }
 
 static VALUE mfetch_done(VALUE x)
 {
     struct mfetch *a = (struct mfetch *)x;
-    checkin(a->pl, a->p, (size_t)RSTRING_LEN(a->input));
+    checkin(a->pl, a->pp, (size_t)RSTRING_LEN(a->input));
     return Qnil;
 }
 
@@ -1319,15 +1640,32 @@ static VALUE m_fetch(int argc, VALUE *argv, VALUE mod)
 {
     (void)mod;
     rb_check_arity(argc, 1, UNLIMITED_ARGUMENTS);
-    /* a wrong argument raises before anything is parsed (an Oj path always compiles) */
-    for (int i = 1; i < argc; i++)
-        if (!RB_TYPE_P(argv[i], T_STRING) && !rb_typeddata_is_kind_of(argv[i], &path_type))
-            rb_raise(rb_eTypeError, "wrong argument type %" PRIsVALUE " (expected String or Jdoc::Path)",
-                     rb_obj_class(argv[i]));
-    VALUE holder, input = input_string(argv[0]);
+    VALUE holder, res;
     pool *pl = get_pool(&holder);
-    struct mfetch a = { input, pl, checkout(pl), argc - 1, argv + 1 };
-    VALUE res = rb_ensure(mfetch_body, (VALUE)&a, mfetch_done, (VALUE)&a);
+    many m;
+    many_init(&m, pl, argc - 1, argv + 1);   /* paths first: a wrong argument raises before the parse */
+    VALUE input = utf8_input(argv[0]);
+    if ((size_t)RSTRING_LEN(input) > NOGVL_BYTES) {
+        input = rb_str_new_frozen(input);
+        struct mfetch a = { input, pl, checkout(pl), &m };
+        res = rb_ensure(mfetch_body, (VALUE)&a, mfetch_done, (VALUE)&a);
+    } else {
+        /* A small input is parsed with the GVL held, by the fiber's own
+         * parser: nothing else runs on this fiber until the call returns, and
+         * the input string (on the stack, so pinned) cannot change meanwhile.
+         * If a conversion raises, the parser simply stays where it is. */
+        if (!pl->fetch)
+            pl->fetch = pparser_new();
+        jdoc_doc *d;
+        const char *s = RSTRING_PTR(input);
+        size_t n = (size_t)RSTRING_LEN(input);
+        if (parse(pl->fetch, s, n, &d) != JDOC_OK) {
+            const jdoc_error *e = jdoc_last_error(pl->fetch->p);
+            raise_parse(s, n, e->offset, e->message, NULL);
+        }
+        res = many_row(&m, pl, jdoc_root(d));
+    }
+    many_end(&m);
     RB_GC_GUARD(holder);
     RB_GC_GUARD(input);
     return res;
@@ -1339,26 +1677,60 @@ static VALUE m_kernel(VALUE mod)
     (void)mod;
     VALUE holder;
     pool *pl = get_pool(&holder);
-    jdoc_parser *p = checkout(pl);
-    VALUE name = rb_str_new_cstr(jdoc_kernel_name(p));
-    checkin(pl, p, 0);
+    pparser *pp = checkout(pl);
+    VALUE name = rb_str_new_cstr(jdoc_kernel_name(pp->p));
+    checkin(pl, pp, 0);
     RB_GC_GUARD(holder);
     return name;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Shared with the other parts of the extension (jdoc_ext.h)                */
+/* ------------------------------------------------------------------------ */
+
+VALUE jx_module(void) { return mJdoc; }
+VALUE jx_scalar_value(jdoc_value v) { return scalar_value(v); }
+VALUE jx_build(jdoc_value v, bool sym) { return build(v, sym); }
+VALUE jx_key_string(const char *k, size_t n) { return key_string(k, n); }
+void jx_raise_parse(const char *json, size_t len, size_t off, const char *msg, const char *where)
+{
+    raise_parse(json, len, off, msg, where);
+}
+void jx_raise_validate(const jdoc_doc *d) { raise_validate(d); }
+VALUE jx_path_text(VALUE expr) { return path_text(expr); }
+VALUE jx_input_string(VALUE json) { return input_string(json); }
+bool jx_arg_and_flag(int argc, const VALUE *argv, ID kw, VALUE *arg) { return arg_and_flag(argc, argv, kw, arg); }
+jx_pool *jx_get_pool(VALUE *holder) { return get_pool(holder); }
+void jx_pool_ref(jx_pool *pl) { pl->refs++; }
+void jx_pool_unref(jx_pool *pl) { pool_unref(pl); }
+jx_parser *jx_checkout(jx_pool *pl) { return checkout(pl); }
+void jx_checkin(jx_pool *pl, jx_parser *pp, size_t last_len) { checkin(pl, pp, last_len); }
+jdoc_status jx_parse(jx_parser *pp, const char *s, size_t n, jdoc_doc **d) { return parse(pp, s, n, d); }
+const jdoc_error *jx_last_error(const jx_parser *pp) { return jdoc_last_error(pp->p); }
+size_t jx_parser_bytes(const jx_parser *pp) { return pp->live; }
+
 void Init_jdoc_ext(void)
 {
     enc_utf8 = rb_utf8_encoding();
+    enc_utf8_index = rb_utf8_encindex();
     enc_ascii = rb_usascii_encoding();
     enc_binary = rb_ascii8bit_encoding();
     id_pool = rb_intern("__jdoc_parser_pool__");
     id_pointer = rb_intern("pointer");
+    id_oj_compat = rb_intern("oj_compat");
+    id_alive_p = rb_intern("alive?");
     iv_offset = rb_intern("@offset");
     iv_line = rb_intern("@line");
     iv_column = rb_intern("@column");
     iv_path = rb_intern("@path");
     iv_where = rb_intern("@where");
 
+#ifdef HAVE_RB_EXT_RACTOR_SAFE
+    /* Nothing is shared between Ractors: the classes and IDs above are set
+     * once here, parsers live in fiber-local pools, Jdoc::Path objects are
+     * frozen and shareable, and documents are confined to their thread. */
+    rb_ext_ractor_safe(true);
+#endif
     mJdoc = rb_define_module("Jdoc");
     rb_define_const(mJdoc, "LIBRARY_VERSION", rb_obj_freeze(rb_str_new_cstr(jdoc_version())));
 
@@ -1389,13 +1761,13 @@ void Init_jdoc_ext(void)
     cDoc = rb_define_class_under(mJdoc, "Doc", rb_cObject);
     rb_undef_alloc_func(cDoc);
     rb_undef_method(CLASS_OF(cDoc), "new");   /* Doc.open makes documents */
-    rb_define_singleton_method(cDoc, "open", doc_s_open, 1);
+    rb_define_singleton_method(cDoc, "open", doc_s_open, -1);
     rb_define_method(cDoc, "fetch", doc_fetch, -1);
     rb_define_method(cDoc, "fetch!", doc_fetch_bang, -1);
     rb_define_method(cDoc, "pointer", doc_pointer, -1);
     rb_define_method(cDoc, "values_at", doc_values_at, -1);
     rb_define_method(cDoc, "pluck", doc_pluck, -1);
-    rb_define_method(cDoc, "exists?", doc_exists_p, 1);
+    rb_define_method(cDoc, "exists?", doc_exists_p, -1);
     rb_define_method(cDoc, "type", doc_type_m, -1);
     rb_define_method(cDoc, "size", doc_size, -1);
     rb_define_method(cDoc, "where?", doc_where, 0);
@@ -1403,7 +1775,7 @@ void Init_jdoc_ext(void)
     rb_define_method(cDoc, "path", doc_where, 0);
     rb_define_method(cDoc, "local_key", doc_local_key, 0);
     rb_define_method(cDoc, "home", doc_home, 0);
-    rb_define_method(cDoc, "move", doc_move, 1);
+    rb_define_method(cDoc, "move", doc_move, -1);
     rb_define_method(cDoc, "each_child", doc_each_child, -1);
     rb_define_method(cDoc, "each_leaf", doc_each_leaf, -1);
     rb_define_method(cDoc, "each_value", doc_each_value, -1);
@@ -1415,5 +1787,8 @@ void Init_jdoc_ext(void)
 
     rb_define_singleton_method(mJdoc, "fetch", m_fetch, -1);
     rb_define_singleton_method(mJdoc, "kernel", m_kernel, 0);
+    /* The other parts of the extension (jdoc_ext.h), one Init_ call each:
+     * extconf.rb builds every .c file of ext/jdoc. */
+    Init_jdoc_view();
     { extern void Init_jdoc_query(VALUE, VALUE, rdoc *(*)(VALUE), jdoc_value (*)(const rdoc *), VALUE (*)(jdoc_value)); Init_jdoc_query(mJdoc, cDoc, doc_get, here, value_of); }   /* JSONPath: query_ext.c */
 }
