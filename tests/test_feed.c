@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: MIT */
+/* Streams fed in pieces: every split gives the whole buffer's documents and
+ * errors, on every kernel; NDJSON resync after every kind of damage. */
+#include <criterion/criterion.h>
+#include "internal.h"
+#include "testutil.h"
+
+/* What a stream said about one document. */
+typedef struct rec {
+    jdoc_status st;
+    size_t count, line, offset;   /* jdoc_stream_count, _line, _offset */
+    size_t err_off;               /* damaged: jdoc_last_error's offset */
+    const char *msg;
+    char *text;                   /* whole: jdoc_dump of the root */
+} rec;
+
+typedef struct recs {
+    rec *v;
+    size_t n, cap;
+} recs;
+
+static void recs_free(recs *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        free(r->v[i].text);
+    free(r->v);
+    memset(r, 0, sizeof *r);
+}
+
+static void take(jdoc_parser *p, jdoc_doc *d, jdoc_status st, recs *r)
+{
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 64;
+        r->v = realloc(r->v, r->cap * sizeof *r->v);
+    }
+    rec *x = &r->v[r->n++];
+    memset(x, 0, sizeof *x);
+    x->st = st;
+    x->count = jdoc_stream_count(p);
+    x->line = jdoc_stream_line(p);
+    x->offset = jdoc_stream_offset(p);
+    if (st == JDOC_OK) {
+        cr_assert_not_null(d);
+        size_t l = jdoc_dump(jdoc_root(d), NULL, 0);
+        x->text = malloc(l + 1);
+        jdoc_dump(jdoc_root(d), x->text, l + 1);
+    } else {
+        cr_assert_null(d);
+        x->err_off = jdoc_last_error(p)->offset;
+        x->msg = jdoc_last_error(p)->message;
+    }
+    cr_assert_lt(r->n, 1000000, "runaway stream");
+}
+
+static void whole(jdoc_parser *p, const char *buf, size_t len, recs *r)
+{
+    jdoc_doc *d;
+    jdoc_status st;
+    cr_assert_eq(jdoc_stream_begin(p, buf, len), JDOC_OK);
+    while (jdoc_stream_next(p, &d, &st))
+        take(p, d, st, r);
+}
+
+/* Feed buf in pieces of the sizes sizes[0], sizes[1], ... (cycling), each
+ * piece in its own exact-size allocation that is overwritten and freed as
+ * soon as jdoc_feed_next asks for more: nothing may be read from it later. */
+static void fed(jdoc_parser *p, const char *buf, size_t len, const size_t *sizes, size_t nsizes, recs *r,
+                size_t *max_buffered)
+{
+    jdoc_doc *d;
+    jdoc_status st;
+    cr_assert_eq(jdoc_feed_begin(p), JDOC_OK);
+    size_t pos = 0, k = 0;
+    while (pos < len) {
+        size_t n = sizes[k++ % nsizes];
+        if (n > len - pos)
+            n = len - pos;
+        char *piece = malloc(n);
+        memcpy(piece, buf + pos, n);
+        cr_assert_eq(jdoc_feed(p, piece, n), JDOC_OK);
+        while (jdoc_feed_next(p, &d, &st))
+            take(p, d, st, r);
+        if (max_buffered && jdoc_feed_buffered(p) > *max_buffered)
+            *max_buffered = jdoc_feed_buffered(p);
+        memset(piece, '#', n);
+        free(piece);
+        pos += n;
+    }
+    cr_assert_eq(jdoc_feed_close(p), JDOC_OK);
+    while (jdoc_feed_next(p, &d, &st))
+        take(p, d, st, r);
+    cr_assert(!jdoc_feed_next(p, &d, &st), "a closed feed ends");
+}
+
+/* The same records, or a message saying where they differ. */
+static bool same(const recs *a, const recs *b, char *why, size_t cap)
+{
+    for (size_t i = 0; i < a->n || i < b->n; i++) {
+        if (i >= a->n || i >= b->n) {
+            snprintf(why, cap, "%zu documents against %zu", a->n, b->n);
+            return false;
+        }
+        const rec *x = &a->v[i], *y = &b->v[i];
+        if (x->st != y->st || x->count != y->count || x->line != y->line || x->offset != y->offset ||
+            x->err_off != y->err_off || (x->msg && strcmp(x->msg, y->msg) != 0) ||
+            (x->text && strcmp(x->text, y->text) != 0)) {
+            snprintf(why, cap,
+                     "document %zu: status %d/%d count %zu/%zu line %zu/%zu offset %zu/%zu error at %zu/%zu (%s/%s) "
+                     "%.40s/%.40s",
+                     i + 1, x->st, y->st, x->count, y->count, x->line, y->line, x->offset, y->offset, x->err_off,
+                     y->err_off, x->msg ? x->msg : "-", y->msg ? y->msg : "-", x->text ? x->text : "-",
+                     y->text ? y->text : "-");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Feed with these piece sizes on kernel p and compare with the whole buffer. */
+static bool check_split(jdoc_parser *p, const char *buf, size_t len, const recs *want, const size_t *sizes,
+                        size_t nsizes, const char *what)
+{
+    recs got = { 0 };
+    fed(p, buf, len, sizes, nsizes, &got, NULL);
+    char why[512];
+    bool ok = same(want, &got, why, sizeof why);
+    if (!ok)
+        cr_expect_fail("[%s] %s, pieces of %zu%s: %s", jdoc_kernel_name(p), what, sizes[0], nsizes > 1 ? "..." : "",
+                       why);
+    recs_free(&got);
+    return ok;
+}
+
+#define FOR_KERNELS(p)                                                                  \
+    for (int k_ = JDOC_KERNEL_SCALAR; k_ < JDOC_KERNEL_COUNT; k_++)                     \
+        for (jdoc_parser *p = jdoc_kernel_supported((jdoc_kernel_id)k_) ? tu_parser((jdoc_kernel_id)k_) : NULL; p; \
+             jdoc_parser_free(p), p = NULL)
+
+/* Every piece size 1..max, and a cut in two at every byte (every `step`). */
+static void all_splits(const char *buf, size_t len, size_t max, size_t step, const char *what)
+{
+    FOR_KERNELS(p) {
+        recs want = { 0 };
+        whole(p, buf, len, &want);
+        int fails = 0;
+        for (size_t n = 1; n <= max && n <= len && fails < 3; n++)
+            fails += !check_split(p, buf, len, &want, &n, 1, what);
+        for (size_t at = 1; at < len && fails < 3; at += step) {
+            size_t two[2] = { at, len };
+            fails += !check_split(p, buf, len, &want, two, 2, what);
+        }
+        recs_free(&want);
+    }
+}
+
+Test(feed, small_streams_every_split, .timeout = 120)
+{
+    if (!tu_corpus_present())
+        cr_skip_test("../shared/corpus not present");
+    const char *files[] = { CORPUS "/docker/events.ndjson", CORPUS "/docker/image_pull_concatenated.txt" };
+    for (int i = 0; i < 2; i++) {
+        size_t len;
+        char *b = tu_read(files[i], &len);
+        cr_assert(b, "%s", files[i]);
+        all_splits(b, len, 200, 1, files[i]);
+        free(b);
+    }
+}
+
+/* A larger stream: sampled sizes, among them pieces that end inside UTF-8
+ * sequences, escapes, numbers and literals at every phase of 64. */
+Test(feed, large_stream_sampled_splits, .timeout = 120)
+{
+    if (!tu_corpus_present())
+        cr_skip_test("../shared/corpus not present");
+    const char *files[] = { CORPUS "/docker/image_pull.ndjson", CORPUS "/standard/amazon_cellphones.ndjson" };
+    for (int i = 0; i < 2; i++) {
+        size_t len;
+        char *b = tu_read(files[i], &len);
+        cr_assert(b, "%s", files[i]);
+        FOR_KERNELS(p) {
+            recs want = { 0 };
+            whole(p, b, len, &want);
+            cr_assert_gt(want.n, 100);
+            static const size_t fixed[] = { 1, 2, 3, 5, 63, 64, 65, 127, 128, 129, 1000, 4096, 65536, 1 << 20 };
+            for (size_t j = 0; j < sizeof fixed / sizeof *fixed; j++)
+                if (fixed[j] > 1 || len < 100000)
+                    check_split(p, b, len, &want, &fixed[j], 1, files[i]);
+            uint64_t seed = 7 + (uint64_t)i;
+            for (int round = 0; round < 6; round++) {
+                size_t sizes[64];
+                for (int j = 0; j < 64; j++)
+                    sizes[j] = 1 + tu_rand(&seed) % (round < 3 ? 300 : 9000);
+                check_split(p, b, len, &want, sizes, 64, files[i]);
+            }
+            recs_free(&want);
+        }
+        free(b);
+    }
+}
+
+/* Streams made to split at hard places: multi-byte UTF-8, escapes, numbers,
+ * literals, strings and scalar roots of every length around 64. */
+Test(feed, tricky_tokens_every_split, .timeout = 120)
+{
+    char buf[8192];
+    size_t len = 0;
+    for (int i = 0; i < 40; i++) {
+        len += (size_t)snprintf(buf + len, sizeof buf - len,
+                                "{\"k\":\"%.*s\\u00e9\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\\\"\",\"n\":%d.%de-%d,\"t\":[true,false,null]}%s"
+                                "%d \"s%.*s\" true%s",
+                                i % 30, "abcdefghijklmnopqrstuvwxyz0123", -i * 7919, i, i % 3, i % 2 ? "\n" : "",
+                                i * 31, i % 7, "\\\\\\\\\\\\\\", i % 3 ? "\n" : " ");
+    }
+    all_splits(buf, len, 130, 1, "tricky tokens");
+}
+
+/* Damage and resync. A stream of intact lines with damage at line `at`; the
+ * damage is the text of one or more lines. */
+static const char *const kinds[][2] = {
+    { "cut in a string", "{\"status\":\"Downloading\",\"id\":\"a1b2" },
+    { "cut outside a string", "{\"status\":\"Extracting\",\"progressDetail\":{\"current\":12" },
+    { "cut after a colon", "{\"status\":\"Pulling\",\"id\":" },
+    { "cut after a comma in an array", "{\"a\":[1," },
+    { "missing comma", "{\"status\":\"Pulling\" \"id\":\"c3\"}" },
+    { "missing comma in an array", "[1 2]" },
+    { "html page", "<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n</body>\n</html>" },
+    { "invalid utf-8 in a string", "{\"status\":\"\xff\xfe\"}" },
+    { "invalid utf-8 outside", "\xc0{\"a\":1}" },
+    { "truncated utf-8", "{\"status\":\"\xe2\x82\"}" },
+    { "bare word", "Internal" },
+    { "bare words", "Internal Server Error" },
+    { "cut literal", "tru" },
+    { "brackets that never close", "{\"a\":[[[[{\"b\":[" },
+    { "unmatched close", "]}" },
+    { "mismatched", "{\"a\":[1}" },
+    { "trailing comma", "{\"a\":1,}" },
+    { "key without value", "{\"a\"}" },
+    { "number key", "{1:2}" },
+    { "control character", "{\"a\":\"x\ty\"}" },
+};
+
+static int kind_lines(const char *t)
+{
+    int n = 1;
+    for (; *t; t++)
+        n += *t == '\n';
+    return n;
+}
+
+/* The line of intact document i: 1 + i, after the damage its lines more. */
+static void damage_case(int kind, int at, int nlines, const char *const *sep)
+{
+    char buf[16384];
+    size_t len = 0;
+    char want_text[64][96];
+    int dl = kind_lines(kinds[kind][1]);
+    int intact = 0;
+    for (int i = 0; i < nlines; i++) {
+        if (i == at)
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s\n", kinds[kind][1]);
+        int w = snprintf(want_text[intact], sizeof want_text[intact], "{\"status\":\"s%d\",\"id\":\"x%d\",\"n\":[%d,{}]}",
+                         i, i * 3, i);
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", want_text[intact], sep[i % 2]);
+        (void)w;
+        intact++;
+    }
+    if (at >= nlines)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s", kinds[kind][1]);
+    /* expected: intact documents in order, each damaged line of the damage
+     * once (blank-free lines), at its number and line */
+    FOR_KERNELS(p) {
+        recs r = { 0 };
+        whole(p, buf, len, &r);
+        int got_ok = 0, got_bad = 0, fails = 0;
+        for (size_t i = 0; i < r.n && fails < 3; i++) {
+            rec *x = &r.v[i];
+            if (x->count != i + 1) {
+                cr_expect_fail("[%s] %s at %d: document %zu counted %zu", jdoc_kernel_name(p), kinds[kind][0], at,
+                               i + 1, x->count);
+                fails++;
+            }
+            if (x->st == JDOC_OK) {
+                /* intact i sits on line 1 + i, or 1 + i + dl after the damage */
+                size_t line = (size_t)(1 + got_ok + (got_ok >= at ? dl : 0));
+                if (got_ok >= intact || strcmp(x->text, want_text[got_ok]) != 0 || x->line != line) {
+                    cr_expect_fail("[%s] %s at %d: document %zu is %s on line %zu, want %s on line %zu",
+                                   jdoc_kernel_name(p), kinds[kind][0], at, i + 1, x->text, x->line,
+                                   got_ok < intact ? want_text[got_ok] : "nothing", line);
+                    fails++;
+                }
+                got_ok++;
+            } else {
+                size_t line = (size_t)(1 + at + got_bad);
+                if (got_ok != (at < nlines ? at : nlines) || x->line != line || x->err_off < x->offset) {
+                    cr_expect_fail("[%s] %s at %d: damaged document %zu on line %zu (want %zu), after %d intact, "
+                                   "error at %zu: %s",
+                                   jdoc_kernel_name(p), kinds[kind][0], at, i + 1, x->line, line, got_ok, x->err_off,
+                                   x->msg);
+                    fails++;
+                }
+                got_bad++;
+            }
+        }
+        cr_expect_eq(got_ok, intact, "[%s] %s at %d: %d intact of %d", jdoc_kernel_name(p), kinds[kind][0], at,
+                     got_ok, intact);
+        cr_expect_eq(got_bad, dl, "[%s] %s at %d: %d damaged, want %d", jdoc_kernel_name(p), kinds[kind][0], at,
+                     got_bad, dl);
+        /* fed, the same */
+        static const size_t sizes[] = { 1, 7, 64, 100 };
+        for (size_t j = 0; j < 4; j++)
+            check_split(p, buf, len, &r, &sizes[j], 1, kinds[kind][0]);
+        recs_free(&r);
+    }
+}
+
+Test(feed, resync_after_every_kind_of_damage, .timeout = 120)
+{
+    static const char *const nl[2] = { "\n", "\n" }, *const crlf[2] = { "\r\n", "\n" };
+    for (int k = 0; k < (int)(sizeof kinds / sizeof *kinds); k++)
+        for (int at = 0; at <= 12; at += (at < 3 ? 1 : 4)) {
+            damage_case(k, at, 12, nl);
+            damage_case(k, at, 12, crlf);
+        }
+}
+
+/* Pieces of one document: a document that arrives whole in a piece is not
+ * copied; one spanning pieces is, and no more than it. */
+Test(feed, copies_only_what_spans_pieces)
+{
+    const char *a = "{\"a\":1}\n{\"b\":2}\n", *b = "{\"c\":3";
+    jdoc_parser *p = jdoc_parser_new(NULL);
+    jdoc_doc *d;
+    jdoc_status st;
+    cr_assert_eq(jdoc_feed_begin(p), JDOC_OK);
+    cr_assert_eq(jdoc_feed(p, a, strlen(a)), JDOC_OK);
+    cr_assert(jdoc_feed_next(p, &d, &st));
+    size_t l;
+    cr_expect_eq(jdoc_doc_input(d, &l), a, "a whole document is read in place");
+    cr_assert(jdoc_feed_next(p, &d, &st));
+    cr_expect_eq(jdoc_doc_input(d, &l), a);
+    cr_assert(!jdoc_feed_next(p, &d, &st));
+    cr_expect_eq(jdoc_feed_buffered(p), 0);
+    cr_assert_eq(jdoc_feed(p, b, strlen(b)), JDOC_OK);
+    cr_assert(!jdoc_feed_next(p, &d, &st));
+    cr_expect_eq(jdoc_feed_buffered(p), strlen(b), "the partial document, and nothing else");
+    cr_assert_eq(jdoc_feed(p, "}\n", 2), JDOC_OK);
+    cr_assert(jdoc_feed_next(p, &d, &st));
+    cr_assert_eq(st, JDOC_OK);
+    cr_expect_eq(jdoc_stream_count(p), 3);
+    cr_expect_eq(jdoc_stream_line(p), 3);
+    cr_expect_eq(jdoc_stream_offset(p), strlen(a));
+    jdoc_value v;
+    int64_t x;
+    cr_assert_eq(jdoc_pointer(jdoc_root(d), "/c", 2, &v), JDOC_OK);
+    cr_assert_eq(jdoc_get_int64(v, &x), JDOC_OK);
+    cr_expect_eq(x, 3);
+    cr_assert(!jdoc_feed_next(p, &d, &st));
+    cr_expect_eq(jdoc_feed_buffered(p), 0);
+    /* a document comes out as soon as its last byte is there, not a piece later */
+    cr_assert_eq(jdoc_feed(p, "[1,2", 4), JDOC_OK);
+    cr_assert(!jdoc_feed_next(p, &d, &st));
+    cr_assert_eq(jdoc_feed(p, "]", 1), JDOC_OK);
+    cr_expect(jdoc_feed_next(p, &d, &st), "the document ends with its bracket");
+    cr_assert_eq(jdoc_feed(p, "\"x\"", 3), JDOC_OK);
+    cr_expect(jdoc_feed_next(p, &d, &st), "a string root ends with its quote");
+    cr_assert_eq(jdoc_feed(p, " 12", 3), JDOC_OK);
+    cr_expect(!jdoc_feed_next(p, &d, &st), "a number may go on");
+    cr_assert_eq(jdoc_feed(p, "3 ", 2), JDOC_OK);
+    cr_assert(jdoc_feed_next(p, &d, &st), "a number ends with a space");
+    cr_assert_eq(jdoc_get_int64(jdoc_root(d), &x), JDOC_OK);
+    cr_expect_eq(x, 123);
+    cr_assert_eq(jdoc_feed_close(p), JDOC_OK);
+    cr_expect(!jdoc_feed_next(p, &d, &st));
+    cr_expect_eq(jdoc_feed(p, "1", 1), JDOC_ERR_ARG, "no piece after close");
+    jdoc_parser_free(p);
+}
+
+/* Memory stays bounded by the longest document, whatever the stream's length. */
+Test(feed, memory_is_bounded, .timeout = 60)
+{
+    size_t cap = 4u << 20, len = 0;
+    char *b = malloc(cap);
+    uint64_t seed = 3;
+    while (len + 600 < cap) {
+        int k = (int)(tu_rand(&seed) % 40);
+        len += (size_t)snprintf(b + len, cap - len, "{\"status\":\"Downloading\",\"id\":\"%d\",\"pad\":\"%.*s\"}\n", k,
+                                k * 10, "................................................................................"
+                                        "................................................................................"
+                                        "................................................................................"
+                                        "................................................................................"
+                                        "................................................................................");
+    }
+    jdoc_parser *p = jdoc_parser_new(NULL);
+    recs r = { 0 };
+    size_t maxb = 0;
+    static const size_t sizes[] = { 4096, 1500, 65536, 333 };
+    fed(p, b, len, sizes, 4, &r, &maxb);
+    cr_expect_gt(r.n, 5000);
+    for (size_t i = 0; i < r.n; i++)
+        cr_assert_eq(r.v[i].st, JDOC_OK);
+    cr_expect_leq(maxb, 600, "%zu bytes kept", maxb);
+    cr_expect_leq(p->ix_cap, 200000, "index of %zu entries for documents of 60", p->ix_cap);
+    recs_free(&r);
+    jdoc_parser_free(p);
+    free(b);
+}
+
+Test(feed, arguments)
+{
+    jdoc_parser *p = jdoc_parser_new(NULL);
+    jdoc_doc *d;
+    jdoc_status st;
+    cr_expect_eq(jdoc_feed(p, "1", 1), JDOC_ERR_ARG, "no feed begun");
+    cr_expect_eq(jdoc_feed_close(p), JDOC_ERR_ARG);
+    cr_expect_eq(jdoc_feed(NULL, "1", 1), JDOC_ERR_ARG);
+    cr_assert_eq(jdoc_feed_begin(p), JDOC_OK);
+    cr_expect_eq(jdoc_feed(p, NULL, 1), JDOC_ERR_ARG);
+    cr_expect_eq(jdoc_feed(p, NULL, 0), JDOC_OK);
+    cr_expect(!jdoc_feed_next(p, &d, &st));
+    /* fed again without reading: what is still needed is kept */
+    cr_assert_eq(jdoc_feed(p, "[1] [", 5), JDOC_OK);
+    char two[2] = { '2', ']' };
+    cr_assert_eq(jdoc_feed(p, two, 2), JDOC_OK);
+    cr_assert(jdoc_feed_next(p, &d, &st));
+    cr_assert(jdoc_feed_next(p, &d, &st));
+    two[0] = two[1] = 'x';
+    int64_t x;
+    jdoc_value v;
+    cr_assert_eq(jdoc_pointer(jdoc_root(d), "/0", 2, &v), JDOC_OK);
+    cr_assert_eq(jdoc_get_int64(v, &x), JDOC_OK);
+    cr_expect_eq(x, 2);
+    /* jdoc_parse ends a feed */
+    cr_assert_eq(jdoc_parse(p, "1", 1, &d), JDOC_OK);
+    cr_expect(!jdoc_feed_next(p, &d, &st));
+    cr_expect_eq(st, JDOC_ERR_ARG);
+    jdoc_parser_free(p);
+}
