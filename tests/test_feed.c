@@ -217,27 +217,29 @@ Test(feed, tricky_tokens_every_split, .timeout = 120)
 
 /* Damage and resync. A stream of intact lines with damage at line `at`; the
  * damage is the text of one or more lines. */
-static const char *const kinds[][2] = {
-    { "cut in a string", "{\"status\":\"Downloading\",\"id\":\"a1b2" },
-    { "cut outside a string", "{\"status\":\"Extracting\",\"progressDetail\":{\"current\":12" },
-    { "cut after a colon", "{\"status\":\"Pulling\",\"id\":" },
-    { "cut after a comma in an array", "{\"a\":[1," },
-    { "missing comma", "{\"status\":\"Pulling\" \"id\":\"c3\"}" },
-    { "missing comma in an array", "[1 2]" },
-    { "html page", "<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n</body>\n</html>" },
-    { "invalid utf-8 in a string", "{\"status\":\"\xff\xfe\"}" },
-    { "invalid utf-8 outside", "\xc0{\"a\":1}" },
-    { "truncated utf-8", "{\"status\":\"\xe2\x82\"}" },
-    { "bare word", "Internal" },
-    { "bare words", "Internal Server Error" },
-    { "cut literal", "tru" },
-    { "brackets that never close", "{\"a\":[[[[{\"b\":[" },
-    { "unmatched close", "]}" },
-    { "mismatched", "{\"a\":[1}" },
-    { "trailing comma", "{\"a\":1,}" },
-    { "key without value", "{\"a\"}" },
-    { "number key", "{1:2}" },
-    { "control character", "{\"a\":\"x\ty\"}" },
+#define CUT "document not closed at the end of its line"
+#define NOTJSON "not JSON: expected a value"
+static const char *const kinds[][3] = {
+    { "cut in a string", "{\"status\":\"Downloading\",\"id\":\"a1b2", "control character in string" },
+    { "cut outside a string", "{\"status\":\"Extracting\",\"progressDetail\":{\"current\":12", CUT },
+    { "cut after a colon", "{\"status\":\"Pulling\",\"id\":", CUT },
+    { "cut after a comma in an array", "{\"a\":[1,", CUT },
+    { "missing comma", "{\"status\":\"Pulling\" \"id\":\"c3\"}", "expected ',' or '}'" },
+    { "missing comma in an array", "[1 2]", "expected ',' or ']'" },
+    { "html page", "<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n</body>\n</html>", NOTJSON },
+    { "invalid utf-8 in a string", "{\"status\":\"\xff\xfe\"}", "invalid UTF-8" },
+    { "invalid utf-8 outside", "\xc0{\"a\":1}", "invalid UTF-8" },
+    { "truncated utf-8", "{\"status\":\"\xe2\x82\"}", "invalid UTF-8" },
+    { "bare word", "Internal", NOTJSON },
+    { "bare words", "Internal Server Error", NOTJSON },
+    { "cut literal", "tru", NOTJSON },
+    { "brackets that never close", "{\"a\":[[[[{\"b\":[", CUT },
+    { "unmatched close", "]}", "expected a value" },
+    { "mismatched", "{\"a\":[1}", "expected ']' before '}'" },
+    { "trailing comma", "{\"a\":1,}", "expected a key after ','" },
+    { "key without value", "{\"a\"}", "expected ':'" },
+    { "number key", "{1:2}", "expected a string key" },
+    { "control character", "{\"a\":\"x\ty\"}", "control character in string" },
 };
 
 static int kind_lines(const char *t)
@@ -292,7 +294,12 @@ static void damage_case(int kind, int at, int nlines, const char *const *sep)
                 got_ok++;
             } else {
                 size_t line = (size_t)(1 + at + got_bad);
-                if (got_ok != (at < nlines ? at : nlines) || x->line != line || x->err_off < x->offset) {
+                /* the error lies on the damaged line, its newline included */
+                const char *eol = memchr(buf + x->offset, '\n', len - x->offset);
+                size_t line_end = eol ? (size_t)(eol - buf) : len;
+                bool msg_ok = at >= nlines || strcmp(x->msg, kinds[kind][2]) == 0;
+                if (got_ok != (at < nlines ? at : nlines) || x->line != line || x->err_off < x->offset ||
+                    x->err_off > line_end || !msg_ok) {
                     cr_expect_fail("[%s] %s at %d: damaged document %zu on line %zu (want %zu), after %d intact, "
                                    "error at %zu: %s",
                                    jdoc_kernel_name(p), kinds[kind][0], at, i + 1, x->line, line, got_ok, x->err_off,
@@ -344,19 +351,34 @@ Test(feed, copies_only_what_spans_pieces)
     cr_assert_eq(jdoc_feed(p, b, strlen(b)), JDOC_OK);
     cr_assert(!jdoc_feed_next(p, &d, &st));
     cr_expect_eq(jdoc_feed_buffered(p), strlen(b), "the partial document, and nothing else");
-    cr_assert_eq(jdoc_feed(p, "}\n", 2), JDOC_OK);
+    /* the rest of the document, then whole ones: those are read in place */
+    char rest[1024];
+    size_t rl = (size_t)snprintf(rest, sizeof rest, "}\n");
+    for (int i = 0; i < 30; i++)
+        rl += (size_t)snprintf(rest + rl, sizeof rest - rl, "{\"d\":%d}\n", i);
+    cr_assert_eq(jdoc_feed(p, rest, rl), JDOC_OK);
     cr_assert(jdoc_feed_next(p, &d, &st));
     cr_assert_eq(st, JDOC_OK);
-    cr_expect_eq(jdoc_stream_count(p), 3);
-    cr_expect_eq(jdoc_stream_line(p), 3);
-    cr_expect_eq(jdoc_stream_offset(p), strlen(a));
+    cr_expect_neq(jdoc_doc_input(d, &l), rest, "a document spanning pieces is assembled");
+    size_t c_count = jdoc_stream_count(p), c_line = jdoc_stream_line(p), c_off = jdoc_stream_offset(p);
     jdoc_value v;
     int64_t x;
     cr_assert_eq(jdoc_pointer(jdoc_root(d), "/c", 2, &v), JDOC_OK);
     cr_assert_eq(jdoc_get_int64(v, &x), JDOC_OK);
     cr_expect_eq(x, 3);
+    for (int i = 0; i < 30; i++) {
+        cr_assert(jdoc_feed_next(p, &d, &st));
+        cr_assert_eq(jdoc_pointer(jdoc_root(d), "/d", 2, &v), JDOC_OK);
+        cr_assert_eq(jdoc_get_int64(v, &x), JDOC_OK);
+        cr_expect_eq(x, i);
+        if (i >= 8)   /* past the bytes taken into carry to finish the first */
+            cr_expect_eq(jdoc_doc_input(d, &l), rest, "document %d after the assembled one is read in place", i);
+    }
     cr_assert(!jdoc_feed_next(p, &d, &st));
     cr_expect_eq(jdoc_feed_buffered(p), 0);
+    cr_expect_eq(c_count, 3);
+    cr_expect_eq(c_line, 3);
+    cr_expect_eq(c_off, strlen(a));
     /* a document comes out as soon as its last byte is there, not a piece later */
     cr_assert_eq(jdoc_feed(p, "[1,2", 4), JDOC_OK);
     cr_assert(!jdoc_feed_next(p, &d, &st));

@@ -288,7 +288,7 @@ jdoc_status jdoc__stage1(jdoc_parser *p, const jdoc_kernel *k, const char *json,
  * there; the documents before it are whole. */
 
 #define WINDOW (1u << 20)   /* a multiple of 64 */
-#define GROW_MIN 256u
+#define GROW_MIN 64u
 
 static const char *const msg_cut = "document not closed at the end of its line";
 
