@@ -72,6 +72,7 @@ struct jdoc_parser {
         /* the grammar of the container document being read, entry by entry */
         uint32_t g_doc, g_pos, g_depth;
         uint8_t g_state;
+        bool g_fast;         /* read by pairs and depth (g_state: the last class), not the stack */
         uint64_t *g_stack;   /* owned: one bit per open container, set for an object */
         size_t g_words;
         jdoc_status err;     /* kernel error where the index stops */

@@ -237,7 +237,6 @@ static const char *const kinds[][3] = {
     { "unmatched close", "]}", "expected a value" },
     { "mismatched", "{\"a\":[1}", "expected ']' before '}'" },
     { "trailing comma", "{\"a\":1,}", "expected a key after ','" },
-    { "key without value", "{\"a\"}", "expected ':'" },
     { "number key", "{1:2}", "expected a string key" },
     { "control character", "{\"a\":\"x\ty\"}", "control character in string" },
 };
@@ -457,4 +456,39 @@ Test(feed, arguments)
     cr_expect(!jdoc_feed_next(p, &d, &st));
     cr_expect_eq(st, JDOC_ERR_ARG);
     jdoc_parser_free(p);
+}
+
+/* A line cut short is reported as soon as the lines after it show it, not
+ * when the stream ends: memory stays bounded on an endless stream. */
+Test(feed, damage_is_reported_without_waiting)
+{
+    static const char *const cuts[] = { "{\"status\":\"Pulling\",\"id\":", "{\"a\":[1,", "{\"a\":[[[[{\"b\":[",
+                                        "{\"a\":{\"b\":{\"c\":1}", "[{\"a\":1},", "{\"a\":1" };
+    for (size_t c = 0; c < sizeof cuts / sizeof *cuts; c++) {
+        FOR_KERNELS(p) {
+            cr_assert_eq(jdoc_feed_begin(p), JDOC_OK);
+            char line[128];
+            int bad = 0, ok = 0;
+            jdoc_doc *d;
+            jdoc_status st;
+            snprintf(line, sizeof line, "%s\n", cuts[c]);
+            cr_assert_eq(jdoc_feed(p, line, strlen(line)), JDOC_OK);
+            while (jdoc_feed_next(p, &d, &st))
+                bad++;
+            for (int i = 0; i < 40; i++) {
+                snprintf(line, sizeof line, "{\"status\":\"s%d\",\"n\":[%d,{}]}\n", i, i);
+                cr_assert_eq(jdoc_feed(p, line, strlen(line)), JDOC_OK);
+                while (jdoc_feed_next(p, &d, &st)) {
+                    if (st == JDOC_OK)
+                        ok++;
+                    else
+                        bad++;
+                }
+            }
+            cr_expect_eq(bad, 1, "[%s] %s: %d damaged before the end", jdoc_kernel_name(p), cuts[c], bad);
+            cr_expect_eq(ok, 40, "[%s] %s: %d whole before the end", jdoc_kernel_name(p), cuts[c], ok);
+            cr_expect_lt(jdoc_feed_buffered(p), 200, "[%s] %s: %zu bytes kept", jdoc_kernel_name(p), cuts[c],
+                         jdoc_feed_buffered(p));
+        }
+    }
 }

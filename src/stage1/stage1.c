@@ -487,10 +487,120 @@ static void tentative(jdoc_parser *p)
     sentinel(p, tmp.n, t->len);
 }
 
+/* The grammar's fast path: whether each entry may follow the one before it
+ * in any JSON (a table of pairs: a value after a value, a comma before a
+ * bracket, a key that is not a string, ...) and the depth, with no
+ * dependence from one entry to the next but the depth's sum. What only
+ * context tells (a string followed by ':' in an array, a key without its
+ * value, a mismatched bracket) is left to the bracket pass and to fetch
+ * time, as for jdoc_parse. Classes of a tape byte: */
+enum { K_SCALAR, K_OBJ, K_ARR, K_OBJ_END, K_ARR_END, K_COLON, K_COMMA, K_STRING };
+static const uint8_t gclass[256] = {
+    ['{'] = K_OBJ, ['['] = K_ARR, ['}'] = K_OBJ_END, [']'] = K_ARR_END,
+    [':'] = K_COLON, [','] = K_COMMA, ['"'] = K_STRING, [' '] = K_STRING,
+};
+static const int8_t gdelta[8] = { 0, 1, 1, -1, -1, 0, 0, 0 };
+/* gbad[before][entry]: 1 when no JSON has entry right after before */
+static const uint8_t gbad[8][8] = {
+    /*                 scalar {  [  }  ]  :  ,  string */
+    [K_SCALAR]     = { 1,     1, 1, 0, 0, 1, 0, 1 },
+    [K_OBJ]        = { 1,     1, 1, 0, 1, 1, 1, 0 },
+    [K_ARR]        = { 0,     0, 0, 1, 0, 1, 1, 0 },
+    [K_OBJ_END]    = { 1,     1, 1, 0, 0, 1, 0, 1 },
+    [K_ARR_END]    = { 1,     1, 1, 0, 0, 1, 0, 1 },
+    [K_COLON]      = { 0,     0, 0, 1, 1, 1, 1, 0 },
+    [K_COMMA]      = { 0,     0, 0, 1, 1, 1, 1, 0 },
+    [K_STRING]     = { 1,     1, 1, 0, 0, 0, 0, 1 },
+};
+
+/* 1: the document closes at *end; 0: the entries run out; -2: a bad pair
+ * or too deep: the exact automaton reads the document again. */
+static int grammar_fast(struct jdoc_stream_state *t, const uint8_t *tape, uint32_t n, uint32_t max_depth,
+                        uint32_t *end)
+{
+    uint32_t depth = t->g_depth, e = t->g_pos;
+    unsigned prev = t->g_state, bad = 0;
+    for (; e < n; e++) {
+        unsigned k = gclass[tape[e]];
+        bad |= gbad[prev][k];
+        prev = k;
+        depth += (uint32_t)(int32_t)gdelta[k];
+        if (JDOC_UNLIKELY(depth - 1 >= max_depth))
+            break;
+    }
+    if (bad || (e < n && depth != 0))
+        return -2;
+    if (e < n) {
+        *end = e;
+        return 1;
+    }
+    t->g_depth = depth;
+    t->g_pos = e;
+    t->g_state = (uint8_t)prev;
+    return 0;
+}
+
 /* Read the grammar of the container document whose root is entry s0 over
  * entries [g_pos, n): 1 when it closes (*end: its closing entry), 0 when
  * the entries run out first, -1 on an error (in p->err, offset in buf). */
+static int grammar_exact(jdoc_parser *p, uint32_t s0, uint32_t n, uint32_t *end);
+
+/* Any bad pair among entries [from, to]: one pass with no branch, two
+ * entries a step (a class in the high nibble with the next one). */
+static bool pairs_bad(const uint8_t *tape, uint32_t from, uint32_t to)
+{
+    unsigned prev = gclass[tape[from - 1]], bad = 0;
+    uint32_t e = from;
+    for (; e + 1 <= to; e += 2) {
+        unsigned k1 = gclass[tape[e]], k2 = gclass[tape[e + 1]];
+        bad |= gbad[prev][k1] | gbad[k1][k2];
+        prev = k2;
+    }
+    if (e <= to)
+        bad |= gbad[prev][gclass[tape[e]]];
+    return bad != 0;
+}
+
 static int grammar(jdoc_parser *p, uint32_t s0, uint32_t n, uint32_t *end)
+{
+    struct jdoc_stream_state *t = &p->st;
+    if (t->g_doc != s0) {
+        /* the whole document is most often there: the kernel's bracket pass
+         * finds its end (and records its jump table), then the pairs */
+        uint32_t at;
+        int m = p->k->match(p->tape, p->jump, s0, n, s0, p->max_depth, &at);
+        if (m == JDOC_MATCH_OK && !pairs_bad(p->tape, s0 + 1, at)) {
+            *end = at;
+            return 1;
+        }
+        if (m != JDOC_MATCH_UNCLOSED) {
+            t->g_fast = false;
+            t->g_doc = UINT32_MAX;
+            return grammar_exact(p, s0, n, end);
+        }
+        t->g_doc = s0;
+        t->g_pos = s0 + 1;
+        t->g_depth = 1;
+        t->g_state = p->tape[s0] == '{' ? K_OBJ : K_ARR;
+        t->g_fast = true;
+    }
+    if (t->g_fast) {
+        int r = grammar_fast(t, p->tape, n, p->max_depth, end);
+        if (r == 1) {
+            t->g_doc = UINT32_MAX;
+            uint32_t at;
+            if (p->k->match(p->tape, p->jump, s0, n, s0, p->max_depth, &at) == JDOC_MATCH_OK && at == *end)
+                return 1;
+        }
+        if (r == 0)
+            return 0;
+        t->g_fast = false;
+        t->g_doc = UINT32_MAX;   /* from the start again */
+    }
+    return grammar_exact(p, s0, n, end);
+}
+
+static int grammar_exact(jdoc_parser *p, uint32_t s0, uint32_t n, uint32_t *end)
 {
     struct jdoc_stream_state *t = &p->st;
     const uint8_t *tape = p->tape;
@@ -678,21 +788,27 @@ static int next_doc(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
     char c = (char)p->tape[s0];
     if (c == '{' || c == '[') {
         int r = grammar(p, s0, n, &end);
-        if (r < 0)
+        if (r == -1)
             return damaged(p, p->err.code, p->err.offset, p->err.message, start, s0, doc, st);
         if (r == 0) {
             if (t->err != JDOC_OK)
                 return damaged(p, t->err, t->err_off, t->err_msg, start, s0, doc, st);
             if (done) {
+                /* unclosed: the exact automaton says where it went wrong
+                 * first, or which bracket is left open */
+                if (t->g_fast) {
+                    t->g_fast = false;
+                    t->g_doc = UINT32_MAX;
+                    if (grammar_exact(p, s0, n, &end) == -1)
+                        return damaged(p, p->err.code, p->err.offset, p->err.message, start, s0, doc, st);
+                }
                 uint32_t d = t->g_depth - 1;
                 bool obj = (t->g_stack[d >> 6] >> (d & 63)) & 1;
                 return damaged(p, JDOC_ERR_SYNTAX, eof, obj ? "unclosed '{'" : "unclosed '['", start, s0, doc, st);
             }
             return 0;
         }
-        uint32_t at;
-        if (p->k->match(p->tape, p->jump, s0, n, s0, UINT32_MAX, &at) != JDOC_MATCH_OK || at != end)
-            return damaged(p, JDOC_ERR_SYNTAX, p->index[end], "unmatched brackets", start, s0, doc, st);
+
     } else if (c == ']' || c == '}' || c == ':' || c == ',') {
         jdoc__check_root(p, b, eof, (uint32_t)start);
         return damaged(p, p->err.code, p->err.offset, p->err.message, start, s0, doc, st);
