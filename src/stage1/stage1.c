@@ -471,6 +471,9 @@ static void tentative(jdoc_parser *p)
     t->tent_tried = true;
     if (t->to >= t->len || t->err != JDOC_OK || t->ks.code != JDOC_OK)
         return;
+    if (t->next < t->ks.n && (p->tape[t->next] == '{' || p->tape[t->next] == '[') &&
+        !memchr(t->buf + t->to, '}', t->len - t->to) && !memchr(t->buf + t->to, ']', t->len - t->to))
+        return;   /* the container in progress cannot close there */
     jdoc_s1 tmp = t->ks;
     if (p->k != &jdoc__kernel_scalar && !t->kscalar) {
         if (tmp.utf8_inc)   /* a UTF-8 sequence open in the SIMD state: wait for the bytes */
