@@ -397,10 +397,13 @@ JDOC_API size_t jdoc_stream_offset(const jdoc_parser *p);
 JDOC_API size_t jdoc_stream_line(const jdoc_parser *p);
 
 /*
- * Damaged documents, in jdoc_stream_next and jdoc_feed_next alike: a
- * container document is checked for its grammar (brackets, depth, commas,
- * colons, string keys; scalars and escapes are still read lazily) and a
- * scalar root in full. A damaged document is returned once, with *st its
+ * Damaged documents, in jdoc_stream_next and jdoc_feed_next alike: besides
+ * what jdoc_parse checks (UTF-8, strings, brackets, depth, a scalar root in
+ * full), each entry of a container document must be able to follow the one
+ * before it (a value after a value, a comma before a closing bracket, a key
+ * that is not a string are damage); what only the context shows (a string
+ * followed by ':' in an array, a key without its value) and the scalars
+ * themselves are left to fetch time, as for jdoc_parse. A damaged document is returned once, with *st its
  * error and jdoc_last_error(p) the message and the stream offset where it is
  * (jdoc_stream_count: its number, jdoc_stream_line, jdoc_stream_offset: its
  * start); reading goes on at the line after the error's. When the damage
