@@ -2,6 +2,8 @@
 /* Streams fed in pieces: every split gives the whole buffer's documents and
  * errors, on every kernel; NDJSON resync after every kind of damage. */
 #include <criterion/criterion.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "internal.h"
 #include "testutil.h"
 
@@ -491,4 +493,64 @@ Test(feed, damage_is_reported_without_waiting)
                          jdoc_feed_buffered(p));
         }
     }
+}
+
+/* Every piece ends right before an unreadable page: nothing is read past it. */
+Test(feed, pieces_end_before_an_unreadable_page, .timeout = 60)
+{
+    if (!tu_corpus_present())
+        cr_skip_test("../shared/corpus not present");
+    size_t len;
+    char *b = tu_read(CORPUS "/docker/events.ndjson", &len);
+    cr_assert(b);
+    size_t dl;
+    char *doc = tu_read(CORPUS "/docker/container_inspect.json", &dl);
+    cr_assert(doc);
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t big = len > dl ? len : dl;
+    size_t span = ((big + (size_t)pg - 1) / (size_t)pg + 1) * (size_t)pg;
+    char *m = mmap(NULL, span + (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    cr_assert(m != MAP_FAILED);
+    mprotect(m + span, (size_t)pg, PROT_NONE);
+    char *guard = m + span;
+    FOR_KERNELS(p) {
+        recs want = { 0 };
+        whole(p, b, len, &want);
+        for (size_t n = 1; n <= 130; n += n < 70 ? 1 : 7) {
+            recs got = { 0 };
+            jdoc_doc *d;
+            jdoc_status st;
+            cr_assert_eq(jdoc_feed_begin(p), JDOC_OK);
+            for (size_t pos = 0; pos < len; pos += n) {
+                size_t k = len - pos < n ? len - pos : n;
+                memcpy(guard - k, b + pos, k);
+                cr_assert_eq(jdoc_feed(p, guard - k, k), JDOC_OK);
+                while (jdoc_feed_next(p, &d, &st))
+                    take(p, d, st, &got);
+            }
+            jdoc_feed_close(p);
+            while (jdoc_feed_next(p, &d, &st))
+                take(p, d, st, &got);
+            char why[512];
+            cr_expect(same(&want, &got, why, sizeof why), "[%s] pieces of %zu: %s", jdoc_kernel_name(p), n, why);
+            recs_free(&got);
+        }
+        /* and one document, each time its buffer grew, before the page */
+        jdoc_doc *ref;
+        cr_assert_eq(jdoc_parse(p, doc, dl, &ref), JDOC_OK);
+        size_t nref = jdoc_doc_index_size(ref);
+        cr_assert_eq(jdoc_parse_begin(p), JDOC_OK);
+        for (size_t have = 61; have < dl; have += 61) {
+            memcpy(guard - have, doc, have);
+            cr_assert_eq(jdoc_parse_more(p, guard - have, have), JDOC_OK);
+        }
+        memcpy(guard - dl, doc, dl);
+        jdoc_doc *d;
+        cr_expect_eq(jdoc_parse_end(p, guard - dl, dl, &d), JDOC_OK, "[%s]", jdoc_kernel_name(p));
+        cr_expect_eq(jdoc_doc_index_size(d), nref);
+        recs_free(&want);
+    }
+    munmap(m, span + (size_t)pg);
+    free(doc);
+    free(b);
 }
