@@ -554,3 +554,60 @@ Test(feed, pieces_end_before_an_unreadable_page, .timeout = 60)
     free(doc);
     free(b);
 }
+
+/* Allocations that fail: JDOC_ERR_NOMEM, never a crash, nothing leaked. */
+typedef struct failing {
+    int left;
+} failing;
+static void *f_malloc(void *ud, size_t n)
+{
+    failing *f = ud;
+    return f->left-- > 0 ? malloc(n) : NULL;
+}
+static void *f_realloc(void *ud, void *p, size_t n)
+{
+    failing *f = ud;
+    return f->left-- > 0 ? realloc(p, n) : NULL;
+}
+static void f_free(void *ud, void *p)
+{
+    (void)ud;
+    free(p);
+}
+
+Test(feed, allocation_failures)
+{
+    const char *text = "{\"a\":1}\n{\"b\":[1,2,3],\"c\":\"xyz\"}\n[1,{\"d\":null}]\n\"s\"\n42\n";
+    size_t len = strlen(text);
+    int nomem = 0;
+    for (int k = 1; k < 40; k++) {
+        failing f = { k };
+        jdoc_allocator a = { f_malloc, f_realloc, f_free, &f };
+        jdoc_options o = { .allocator = &a };
+        jdoc_parser *p = jdoc_parser_new(&o);
+        if (!p)
+            continue;
+        jdoc_doc *d;
+        jdoc_status st;
+        int docs = 0, errs = 0;
+        if (jdoc_feed_begin(p) == JDOC_OK) {
+            for (size_t pos = 0; pos < len; pos += 5) {
+                if (jdoc_feed(p, text + pos, len - pos < 5 ? len - pos : 5) != JDOC_OK) {
+                    errs++;
+                    break;
+                }
+                while (jdoc_feed_next(p, &d, &st))
+                    st == JDOC_OK ? docs++ : errs++;
+            }
+            jdoc_feed_close(p);
+            while (jdoc_feed_next(p, &d, &st))
+                st == JDOC_OK ? docs++ : errs++;
+        } else {
+            errs++;
+        }
+        cr_expect(docs == 5 || errs > 0, "allocation %d: %d documents, %d errors", k, docs, errs);
+        nomem += errs > 0;
+        jdoc_parser_free(p);
+    }
+    cr_expect_gt(nomem, 0, "some allocation failed");
+}
