@@ -69,6 +69,7 @@ struct jdoc_parser {
         char *carry;         /* owned: the document in progress and the bytes not yet indexed */
         size_t carry_cap;
         size_t grow;         /* bytes moved into carry at a time */
+        size_t doc_len;      /* length of the last whole document */
         /* the grammar of the container document being read, entry by entry */
         uint32_t g_doc, g_pos, g_depth;
         uint8_t g_state;

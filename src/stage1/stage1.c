@@ -836,6 +836,7 @@ static int next_doc(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
     t->next = end + 1;
     count_doc(p, start);
     t->grow = GROW_MIN;
+    t->doc_len = p->index[end] + 1 - start;
     p->doc.parser = p;
     p->doc.json = b;
     p->doc.len = p->index[end + 1];
@@ -966,6 +967,13 @@ static jdoc_status append(jdoc_parser *p)
 {
     struct jdoc_stream_state *t = &p->st;
     size_t a = t->in_len - t->in_pos, want = t->grow < 64 ? 64 : t->grow;
+    if (t->grow == GROW_MIN && t->next < t->ks.n) {
+        /* the first bytes for this document: as many as the last one had, so
+         * that one kernel call mostly finds its end */
+        size_t have = t->len - p->index[t->next];
+        if (t->doc_len > have + want)
+            want = t->doc_len - have < CHUNK ? (t->doc_len - have + 63) & ~(size_t)63 : CHUNK;
+    }
     if (a > want)
         a = want;
     if (t->grow < CHUNK)
