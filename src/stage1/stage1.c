@@ -278,9 +278,12 @@ jdoc_status jdoc__stage1(jdoc_parser *p, const jdoc_kernel *k, const char *json,
  * next piece, and when indexing moves back from carry to a piece, the part
  * of the next document already indexed in carry is indexed again.
  *
- * A container document is read by a grammar automaton over its entries as
- * they arrive (brackets, depth, commas, colons, keys), then the kernel's
- * bracket pass records its jump table. A damaged document is reported once
+ * A whole container document goes through the kernel's bracket pass (which
+ * records its jump table) and a check that each entry may follow the one
+ * before it; one still arriving is followed entry by entry (pairs and
+ * depth), so that a line cut short shows at the next line. On any error an
+ * exact automaton reads the document again to say which error comes first
+ * and where. A damaged document is reported once
  * and reading goes on after the end of its line; when the damage shows only
  * past the end of the line the document starts on (an NDJSON line cut short,
  * brackets that never close), the document is that line. A kernel error
