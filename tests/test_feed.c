@@ -611,3 +611,64 @@ Test(feed, allocation_failures)
     }
     cr_expect_gt(nomem, 0, "some allocation failed");
 }
+
+/* Random streams: documents of every kind, separators or none, random damage
+ * (bytes changed, inserted, removed), random pieces: the same as the whole
+ * buffer, on every kernel. */
+static size_t random_doc(uint64_t *seed, char *out, size_t cap)
+{
+    static const char *const parts[] = {
+        "{\"a\":1,\"b\":[true,false,null],\"c\":{\"d\":\"e\"}}", "[1,-2.5e3,\"x\\\"y\",{}]", "\"caf\xc3\xa9 \\u00e9\"",
+        "12345", "true", "null", "{\"k\":\"\xe2\x82\xac\xf0\x9f\x98\x80\",\"n\":[[[]]]}", "[]", "{}", "-0.5",
+        "{\"status\":\"Downloading\",\"progressDetail\":{\"current\":1234,\"total\":9999},\"id\":\"a1b2c3\"}",
+        "{\n  \"pretty\": [\n    1,\n    2\n  ]\n}",
+    };
+    const char *d = parts[tu_rand(seed) % (sizeof parts / sizeof *parts)];
+    size_t l = strlen(d);
+    if (l > cap)
+        l = cap;
+    memcpy(out, d, l);
+    return l;
+}
+
+Test(feed, random_streams_and_splits, .timeout = 120)
+{
+    uint64_t seed = 12345;
+    char *buf = malloc(1 << 16);
+    int fails = 0;
+    for (int round = 0; round < 150 && fails < 3; round++) {
+        size_t len = 0;
+        int ndocs = 5 + (int)(tu_rand(&seed) % 40);
+        for (int i = 0; i < ndocs; i++) {
+            len += random_doc(&seed, buf + len, 4000);
+            static const char *const seps[] = { "\n", "\n", "\r\n", " ", "", "\n\n", "\t" };
+            const char *sp = seps[tu_rand(&seed) % 7];
+            memcpy(buf + len, sp, strlen(sp));
+            len += strlen(sp);
+        }
+        int damage = (int)(tu_rand(&seed) % 4);
+        for (int j = 0; j < damage && len > 2; j++) {
+            size_t at = (size_t)(tu_rand(&seed) % len);
+            static const char junk[] = { '{', '}', '[', ']', '"', ',', ':', '\\', '\n', 'x', '\xff', '\xc3', '\x01', '1' };
+            switch (tu_rand(&seed) % 3) {
+            case 0: buf[at] = junk[tu_rand(&seed) % sizeof junk]; break;
+            case 1: memmove(buf + at + 1, buf + at, len - at); buf[at] = junk[tu_rand(&seed) % sizeof junk]; len++; break;
+            default: memmove(buf + at, buf + at + 1, len - at - 1); len--; break;
+            }
+        }
+        if (tu_rand(&seed) % 3 == 0)
+            len -= (size_t)(tu_rand(&seed) % (len / 4 + 1));   /* cut short */
+        FOR_KERNELS(p) {
+            recs want = { 0 };
+            whole(p, buf, len, &want);
+            for (int s = 0; s < 4 && fails < 3; s++) {
+                size_t sizes[16];
+                for (int j = 0; j < 16; j++)
+                    sizes[j] = 1 + tu_rand(&seed) % (s == 0 ? 8 : s == 1 ? 70 : s == 2 ? 300 : 2000);
+                fails += !check_split(p, buf, len, &want, sizes, 16, "random stream");
+            }
+            recs_free(&want);
+        }
+    }
+    free(buf);
+}
