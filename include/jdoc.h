@@ -474,8 +474,94 @@ JDOC_API bool jdoc_stream_next(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st);
 /** Number of documents returned so far, damaged ones included (so the
  *  1-based number of the last one). */
 JDOC_API size_t jdoc_stream_count(const jdoc_parser *p);
-/** Byte offset in the stream buffer of the last document returned. */
+/** Byte offset in the stream of the last document returned (for a fed
+ *  stream: bytes since jdoc_feed_begin). */
 JDOC_API size_t jdoc_stream_offset(const jdoc_parser *p);
+/** 1-based line of the stream (newlines before it, plus one) on which the
+ *  last document returned starts; 0 before the first. Counted on demand, and
+ *  for a fed stream as each piece is let go. */
+JDOC_API size_t jdoc_stream_line(const jdoc_parser *p);
+
+/*
+ * Damaged documents, in jdoc_stream_next and jdoc_feed_next alike: besides
+ * what jdoc_parse checks (UTF-8, strings, brackets, depth, a scalar root in
+ * full), each entry of a container document must be able to follow the one
+ * before it (a value after a value, a comma before a closing bracket, a key
+ * that is not a string are damage); what only the context shows (a string
+ * followed by ':' in an array, a key without its value) and the scalars
+ * themselves are left to fetch time, as for jdoc_parse. A damaged document is returned once, with *st its
+ * error and jdoc_last_error(p) the message and the stream offset where it is
+ * (jdoc_stream_count: its number, jdoc_stream_line, jdoc_stream_offset: its
+ * start); reading goes on at the line after the error's. When the damage
+ * shows only past the end of the line the document starts on (a line cut
+ * short, brackets that never close, a missing comma between documents), the
+ * document is that line: the error is JDOC_ERR_SYNTAX "document not closed at
+ * the end of its line" at its newline, and reading goes on at the next line.
+ */
+
+/* ------------------------------------------------------------------------ */
+/* Live input: a stream fed in pieces                                       */
+/* ------------------------------------------------------------------------ */
+
+/** Start a stream whose bytes are handed over in pieces as they arrive (from
+ *  read(2), a socket, an HTTP client's write callback): NDJSON or
+ *  concatenated documents, as jdoc_stream_begin reads them. Ends any previous
+ *  document or stream of the parser. The parser keeps a copy of only what it
+ *  must (the document in progress at the end of a piece and at most 63 bytes
+ *  not yet indexed): its memory is bounded by the longest document plus a
+ *  1 MiB window, whatever the stream's length.
+ *
+ *      jdoc_feed_begin(p);
+ *      while ((n = read(fd, buf, sizeof buf)) > 0) {
+ *          jdoc_feed(p, buf, n);
+ *          while (jdoc_feed_next(p, &doc, &st))
+ *              use(doc, st);          // doc is NULL when st != JDOC_OK
+ *      }
+ *      jdoc_feed_close(p);
+ *      while (jdoc_feed_next(p, &doc, &st))
+ *          use(doc, st);
+ */
+JDOC_API jdoc_status jdoc_feed_begin(jdoc_parser *p);
+/** Hand over the next `len` bytes of the stream. The piece is read in place:
+ *  it must stay valid and unchanged until jdoc_feed_next returns false (or
+ *  the next jdoc_feed, which then copies what is still needed of it). A
+ *  document that lies whole in one piece is returned pointing into it; one
+ *  spanning pieces is assembled in the parser. JDOC_ERR_ARG without a feed
+ *  in progress or after jdoc_feed_close; JDOC_ERR_CAPACITY for 4 GiB or more. */
+JDOC_API jdoc_status jdoc_feed(jdoc_parser *p, const char *chunk, size_t len);
+/** The next document whose last byte has arrived, as jdoc_stream_next: true
+ *  with *st JDOC_OK and *doc (valid until the next call on p), or an error
+ *  for a damaged document (*doc NULL). False when everything fed has been
+ *  read: feed more, or after jdoc_feed_close, the stream is over. Values'
+ *  offsets (jdoc_offset) are relative to jdoc_doc_input(doc). */
+JDOC_API bool jdoc_feed_next(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st);
+/** The input ends: the last document is whole or damaged without waiting for more. */
+JDOC_API jdoc_status jdoc_feed_close(jdoc_parser *p);
+/** Bytes the parser holds in its own memory for a fed stream (the document
+ *  in progress and the bytes not yet indexed). */
+JDOC_API size_t jdoc_feed_buffered(const jdoc_parser *p);
+
+/* ------------------------------------------------------------------------ */
+/* Live input: one document indexed while it arrives                        */
+/* ------------------------------------------------------------------------ */
+
+/** Start one document that arrives in pieces into a buffer of the caller's:
+ *  jdoc_parse_more(p, buf, len) each time it grew, where buf[0..len) is
+ *  everything received so far (buf may move between calls, e.g. by realloc;
+ *  bytes passed before must not change), then jdoc_parse_end(p, buf, len,
+ *  &doc) when it is complete. Each call indexes what is new (in blocks of 64
+ *  bytes), so the parse is done soon after the last byte. The result, the
+ *  index and every error (code, offset, message) are those of jdoc_parse on
+ *  the whole buffer, which must then outlive the document. Ends any previous
+ *  document or stream of the parser; jdoc_parse ends this one. */
+JDOC_API jdoc_status jdoc_parse_begin(jdoc_parser *p);
+/** JDOC_OK, or an error that is already certain (invalid UTF-8, a control
+ *  character in a string: the same as jdoc_parse will say), which
+ *  jdoc_parse_end repeats. JDOC_ERR_ARG without jdoc_parse_begin or when len
+ *  is less than before. */
+JDOC_API jdoc_status jdoc_parse_more(jdoc_parser *p, const char *buf, size_t len);
+/** The document: as jdoc_parse(p, buf, len, doc). Ends the parse either way. */
+JDOC_API jdoc_status jdoc_parse_end(jdoc_parser *p, const char *buf, size_t len, jdoc_doc **doc);
 
 #ifdef __cplusplus
 }

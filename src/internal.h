@@ -54,25 +54,57 @@ struct jdoc_parser {
     jdoc_error err;
     uint32_t match_at;   /* the entry at fault of the last failed bracket pass */
     jdoc_doc doc;
+    /* document streams: a whole buffer (jdoc_stream_begin) or pieces fed as
+     * they arrive (jdoc_feed_begin); see the stream section of stage1.c */
     struct jdoc_stream_state {
-        const char *buf;
-        size_t len;
-        size_t pos;          /* where indexing starts again */
-        size_t count;        /* documents returned, damaged ones included */
-        size_t last;         /* offset of the last document returned */
-        bool active, indexed;
-        bool done;           /* the run reached the end of the buffer or a kernel error */
-        size_t run;          /* where the current indexing run started */
-        size_t to;           /* bytes indexed so far, from `run` */
-        uint32_t next;       /* next document's first entry */
+        const char *buf;     /* the bytes being indexed: the caller's piece, or carry */
+        size_t len;          /* bytes of buf at hand */
+        size_t base;         /* stream offset of buf[0] */
+        size_t to;           /* bytes of buf indexed */
+        size_t run;          /* where in buf the kernel state was last fresh (the exact error is located from there) */
+        uint32_t next;       /* the next document's first entry */
+        bool active, feeding, closed;
+        bool ended;          /* the kernel saw the end of the input */
+        bool in_carry;       /* buf is carry */
+        bool skip;           /* resyncing: bytes are dropped up to the next newline */
+        bool tent;           /* entries [ks.n, tn) index the bytes after `to`, for now */
+        bool tent_tried, tent_in_string;
+        bool kscalar;        /* the rest of this run goes through the scalar kernel */
+        uint32_t tn;
+        size_t skip_from;
+        /* the caller's piece while carry takes its bytes: carry[c_at + i] == in[i], i < in_pos */
+        const char *in;
+        size_t in_len, in_pos, c_at;
+        char *carry;         /* owned: the document in progress and the bytes not yet indexed */
+        size_t carry_cap;
+        size_t grow;         /* bytes moved into carry at a time */
+        size_t doc_len;      /* length of the last whole document */
+        /* the grammar of the container document being read, entry by entry */
+        uint32_t g_doc, g_pos, g_depth;
+        uint8_t g_state;
+        bool g_fast;         /* read by pairs and depth (g_state: the last class), not the stack */
+        uint64_t *g_stack;   /* owned: one bit per open container, set for an object */
+        size_t g_words;
         jdoc_status err;     /* kernel error where the index stops */
         bool err_in_token;   /* ... met inside a string or a scalar token */
         size_t err_off;
         const char *err_msg;
-        jdoc_s1 ks;          /* the kernel's state between windows */
+        jdoc_s1 ks;          /* the kernel's state between windows and pieces */
         size_t window;       /* bytes indexed at a time: 1 MiB (tests make it small) */
         size_t chunk;        /* bytes per kernel call: small right after a kernel error */
+        /* what was returned */
+        size_t count;        /* documents returned, damaged ones included */
+        size_t last;         /* stream offset of the last document returned */
+        size_t last_line;    /* its 1-based line, 0 until counted */
+        size_t lines, lines_at; /* newlines in the stream before offset lines_at */
     } st;
+    /* one document indexed as it arrives (jdoc_parse_begin) */
+    struct jdoc_more_state {
+        jdoc_s1 ks;
+        size_t to;           /* bytes indexed */
+        bool active;
+        bool exact;          /* ks is the scalar kernel's: its error is the exact one */
+    } pm;
 };
 
 void *jdoc__alloc(jdoc_parser *p, size_t size);
@@ -80,6 +112,8 @@ void jdoc__free(jdoc_parser *p, void *ptr);
 /* Grow *buf to hold at least `need` elements of `elem` bytes; keeps contents. */
 jdoc_status jdoc__reserve(jdoc_parser *p, void **buf, size_t *cap, size_t need, size_t elem);
 jdoc_status jdoc__fail(jdoc_parser *p, jdoc_status code, size_t offset, const char *msg);
+/* Free what streams and feeds keep (jdoc_parser_free). */
+void jdoc__stream_free(jdoc_parser *p);
 
 /* Stage 1 on one document with kernel k: index into p's buffers, then check
  * brackets, depth and the root. Sets p->doc on success. */

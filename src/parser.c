@@ -142,6 +142,7 @@ void jdoc_parser_free(jdoc_parser *p)
     jdoc__free(p, p->scratch);
     jdoc__free(p, p->memo);
     jdoc__free(p, p->vstack);
+    jdoc__stream_free(p);
     jdoc_allocator a = p->a;
     a.free(a.ud, p);
 }
@@ -157,6 +158,7 @@ jdoc_status jdoc_parse(jdoc_parser *p, const char *json, size_t len, jdoc_doc **
     p->memo_ready = false;
     p->scratch_len = 0;
     p->st.active = false;
+    p->pm.active = false;
     if (!doc || (!json && len))
         return jdoc__fail(p, JDOC_ERR_ARG, 0, "NULL argument");
     if ((uint64_t)len > UINT32_MAX)

@@ -228,6 +228,8 @@ static jdoc_status stream_count(jdoc_parser *p, const char *buf, size_t len, int
     jdoc_status st = jdoc_stream_begin(p, buf, len), first = JDOC_OK;
     jdoc_doc *d;
     *ok = *bad = 0;
+    if (st != JDOC_OK)
+        return st;   /* the stream's own state may need memory up front */
     while (st == JDOC_OK && jdoc_stream_next(p, &d, &st)) {
         if (st == JDOC_ERR_NOMEM) {
             cr_expect_null(d);

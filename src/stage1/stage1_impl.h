@@ -306,24 +306,24 @@ static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool las
     JDOC_FN(state) t;
     JDOC_FN(carry) c;
     JDOC_FN(start)(s, &t, &c);
-    /* The input's last block, whole or not, goes through a padded copy, so
-     * that no read goes past the input; other blocks have a byte after them. */
+    /* The chunk's last block, whole or not, goes through a padded copy, so
+     * that the flatten's reads a byte past a block never go past the chunk
+     * (the caller may have no more bytes yet); the other blocks have their
+     * next byte in the chunk. */
     _Alignas(64) uint8_t tail[128];
     size_t full = len & ~(size_t)63;
-    if (last) {
-        if (full == len && len)
-            full -= 64;
-        if (full < len) {
-            memset(tail, ' ', sizeof tail);
-            memcpy(tail, buf + full, len - full);
-        }
+    if (full == len && len)
+        full -= 64;
+    if (full < len) {
+        memset(tail, ' ', sizeof tail);
+        memcpy(tail, buf + full, len - full);
     }
     jdoc_status cls = JDOC_OK;
 
     size_t i = 0;
     for (; i < full; i += 64)
         JDOC_FN(block)(&c, &t, buf + i, (uint32_t)(s->base + i), false, &cls);
-    if (last && full < len)
+    if (full < len)
         JDOC_FN(block)(&c, &t, tail, (uint32_t)(s->base + full), false, &cls);
 
     bool bad = c.ctrl || v_any(t.u8_err);
