@@ -13,7 +13,10 @@ BENCH_CXX  ?= g++
 BENCH_CPU  ?= 1
 BENCH_ARGS ?=
 BENCH_PEER_ARCH ?= -march=native
-BENCH_OBJ  := $(patsubst bench/%.c,$(BENCH_BUILD)/obj/%.o,$(wildcard bench/*.c))
+# bench/*.c are the runner and its workloads; a file with its own main() other than the
+# runner (bench_feed.c, bench_query.c) is a standalone benchmark: `make bench-NAME` builds it.
+BENCH_STANDALONE := $(filter-out bench/runner.c,$(shell grep -l '^int main' bench/*.c 2>/dev/null))
+BENCH_OBJ  := $(patsubst bench/%.c,$(BENCH_BUILD)/obj/%.o,$(filter-out $(BENCH_STANDALONE),$(wildcard bench/*.c)))
 BENCH_DATA_FILES = $(BENCH_DATA)/containers_200.json $(BENCH_DATA)/inspect_100.json \
                    $(BENCH_DATA)/events_100000.ndjson
 
@@ -23,7 +26,7 @@ bench: $(BENCH_BIN) $(BENCH_DATA_FILES)
 	else echo "bench: taskset unavailable, not pinned"; fi; \
 	echo "$$pin $(BENCH_BIN) --out $(BENCH_BUILD) --data $(BENCH_DATA) $(BENCH_ARGS)"; \
 	$$pin $(BENCH_BIN) --out $(BENCH_BUILD) --data $(BENCH_DATA) $(BENCH_ARGS)
-bench-smoke:
+bench-smoke: bench-standalone
 	@$(MAKE) --no-print-directory bench BENCH_ARGS="--quick $(BENCH_ARGS)"
 bench-build: $(BENCH_BIN)
 bench-data: $(BENCH_DATA_FILES)
@@ -81,3 +84,11 @@ bench-chart:
 	fi
 
 -include $(BENCH_OBJ:.o=.d)
+
+# The standalone benchmarks, each its own program: $(BENCH_BUILD)/bench_feed, ...
+BENCH_STANDALONE_BIN := $(patsubst bench/%.c,$(BENCH_BUILD)/%,$(BENCH_STANDALONE))
+.PHONY: bench-standalone
+bench-standalone: $(BENCH_STANDALONE_BIN)
+$(BENCH_BUILD)/bench_%: bench/bench_%.c $(BUILD)/libjdoc.a
+	@mkdir -p $(@D)
+	$(CC) $(JDOC_CFLAGS) -Wno-missing-prototypes $(CFLAGS) -Ibench $< -o $@ $(BUILD)/libjdoc.a -lm

@@ -56,30 +56,37 @@ static jdoc_status ix_prepare(jdoc_parser *p, size_t len)
 }
 
 /* Run kernel k over json[pos..pos+chunk) (len: the end of the input, start:
- * where indexing began, until: where it is to stop), with room for every byte of the chunk (rounded up to
- * 64) being an entry, 64 more for the unrolled writes, and the sentinel; the
- * chunk is cut to fit when there is room for at least 256 bytes of input, else
- * the block grows to half again what the density so far says the whole
- * input needs (so the next input of the kind, up to 1.5 times as large, fits). */
+ * where indexing began, until: where it is to stop), with room for every
+ * byte of the chunk (rounded up to 64) being an entry, 64 more for the
+ * unrolled writes, and the sentinel: the chunk is cut to the room there is;
+ * with room for less than 256 bytes the block grows first (so the next input
+ * of the kind, up to 1.5 times as large, fits). */
 static jdoc_status kernel_chunk(jdoc_parser *p, const jdoc_kernel *k, jdoc_s1 *s, const char *json, size_t start,
                                 size_t pos, size_t *chunk, size_t len, size_t until)
 {
     size_t room = p->ix_cap - s->n;
     if (room < *chunk + 192) {
-        if (room >= 256 + 192) {
-            *chunk = (room - 192) & ~(size_t)63;
-        } else {
+        if (room < 256 + 192) {
+            /* grow: by half, or to half again what the density so far says
+             * the input needs, or (nothing indexed yet) to what a chunk of
+             * the usual density needs */
             size_t cap = p->ix_cap + p->ix_cap / 2;
             if (pos > start) {
                 double need = (double)s->n * (double)(until - start) / (double)(pos - start);
                 if (need * 1.5 > (double)cap)
                     cap = need * 1.5 < (double)UINT32_MAX ? (size_t)(need * 1.5) : UINT32_MAX;
             }
-            if (cap < (size_t)s->n + *chunk + 192)
-                cap = (size_t)s->n + *chunk + 192;
+            size_t least = (size_t)s->n + 256 + 192 + *chunk / 4;
+            if (cap < least)
+                cap = least;
+            if (cap < MIN_CAP)
+                cap = MIN_CAP;
             if (ix_alloc(p, cap, s->n))
                 return JDOC_ERR_NOMEM;
+            room = p->ix_cap - s->n;
         }
+        if (room < *chunk + 192)
+            *chunk = (room - 192) & ~(size_t)63;
     }
     s->index = p->index;
     s->tape = p->tape;
