@@ -29,6 +29,7 @@ static const struct shape {
 typedef struct input {
     const bench_file *f;
     jdoc_path *paths[NF];
+    jdoc_pathset *set;
 } input;
 
 static void read_str(bench_rec *r, jdoc_status st, jdoc_value v)
@@ -42,9 +43,8 @@ static void read_str(bench_rec *r, jdoc_status st, jdoc_value v)
 }
 
 /* op 0: jdoc_fetch_many of the 5 compiled paths per element (one pass over its
- * members); 1: jdoc_fetch_path per field; 2: parse alone.
- * The place for a compiled path set (jdoc_pathset) or a JSONPath query, when
- * the API has one: op 3 here, one more line in cases[] below. */
+ * members); 1: jdoc_fetch_path per field; 2: parse alone; 3: jdoc_pathset_fetch
+ * of the 5 as one compiled set. (A JSONPath query variant goes here as op 4.) */
 static uint64_t run_jdoc(bench_case *c)
 {
     const input *in = c->in;
@@ -60,6 +60,8 @@ static uint64_t run_jdoc(bench_case *c)
     while (jdoc_iter_next(&it, &e)) {
         if (c->op == 0)
             jdoc_fetch_many(e, (const jdoc_path *const *)in->paths, NF, v, st);
+        else if (c->op == 3)
+            jdoc_pathset_fetch(e, in->set, v, st);
         for (int k = 0; k < NF; k++) {
             if (c->op == 1)
                 st[k] = jdoc_fetch_path(e, in->paths[k], &v[k]);
@@ -91,12 +93,12 @@ static size_t members_visited(jdoc_parser *p, const bench_file *f, const struct 
     return n;
 }
 
-enum { NC = 5, PARSE = 4 };
+enum { NC = 6, PARSE = 5 };
 
 int bench_hotloop(void)
 {
     printf("jdoc:many jdoc_parse + jdoc_iter + jdoc_fetch_many(5 compiled relative paths); jdoc:path 5 jdoc_fetch_path\n"
-           "per element; OD:find On Demand, find_field_unordered per field in document order; DOM:ptr DOM parse +\n"
+           "per element; jdoc:set jdoc_pathset_fetch of the 5 as one set; OD:find On Demand, find_field_unordered per field in document order; DOM:ptr DOM parse +\n"
            "element.at_pointer; parse: jdoc_parse alone. Values checked equal first. ns per element, parse included;\n"
            "peer/jdoc: best simdjson time / best jdoc time (speed-up); ns/member: (best jdoc - parse) time per member\n"
            "of the element objects and of the containers the fields are in (Names, Labels, State, Config).\n");
@@ -105,7 +107,7 @@ int bench_hotloop(void)
     bench_case c[NC] = {
         { .label = "jdoc:many", .impl = "jdoc_fetch_many", .fam = FAM_JDOC, .fn = run_jdoc, .op = 0 },
         { .label = "jdoc:path", .impl = "jdoc_fetch_path", .fam = FAM_JDOC, .fn = run_jdoc, .op = 1 },
-        /* { .label = "jdoc:set", .impl = "jdoc_pathset", .fam = FAM_JDOC, .fn = run_jdoc, .op = 3 }, */
+        { .label = "jdoc:set", .impl = "jdoc_pathset_fetch", .fam = FAM_JDOC, .fn = run_jdoc, .op = 3 },
         { .label = "OD:find", .impl = "simdjson_od_find_field", .fam = FAM_OD, .fn = bench_peer_fn, .op = PEER_HOT_OD },
         { .label = "DOM:ptr", .impl = "simdjson_dom_at_pointer", .fam = FAM_DOM, .fn = bench_peer_fn, .op = PEER_HOT_DOM },
         { .label = "parse", .impl = "parse_only:jdoc_parse", .fam = FAM_PART, .fn = run_jdoc, .op = 2 },
@@ -119,7 +121,7 @@ int bench_hotloop(void)
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0] && rc == 0; i++) {
         const struct shape *s = &shapes[i];
         bench_file f;
-        input in = { &f, { 0 } };
+        input in = { &f, { 0 }, NULL };
         bench_alloc a;
         if ((bench_o.filter && !strstr(s->file, bench_o.filter)) || bench_load_data(s->file, &f) != 0)
             continue;
@@ -128,6 +130,7 @@ int bench_hotloop(void)
         char types[NF] = { 's', 's', 's', 's', 's' };
         for (int k = 0; k < NF; k++)
             in.paths[k] = jdoc_path_compile(s->oj[k], strlen(s->oj[k]), JDOC_SYNTAX_OJ, NULL);
+        in.set = jdoc_pathset_compile(s->oj, NF, JDOC_SYNTAX_OJ, NULL, NULL);
         bool have_peer = peer && !peer_simdjson_set_input(peer, f.data, f.len) &&
                          !peer_simdjson_set_paths(peer, NF, s->ptr, types);
         for (int k = 0; k < NC; k++) {
@@ -152,6 +155,7 @@ int bench_hotloop(void)
         rc |= r < 0;
         for (int k = 0; k < NF; k++)
             jdoc_path_free(in.paths[k]);
+        jdoc_pathset_free(in.set);
         jdoc_parser_free(p);
         bench_file_free(&f);
     }
