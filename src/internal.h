@@ -138,6 +138,17 @@ size_t jdoc__root_number_end(const char *p, size_t avail, bool *ok);
 /* Check that entry offset `at` can start a document (a scalar root in full). */
 jdoc_status jdoc__check_root(jdoc_parser *p, const char *json, size_t len, uint32_t at);
 
+/* What every new parse, stream or incremental parse does first: documents,
+ * values and cursors of the parser's last one go stale. */
+static inline void jdoc__new_doc(jdoc_parser *p)
+{
+    p->has_doc = false;
+    p->gen++;
+    p->memo_ready = false;
+    p->scratch_len = 0;
+    p->st.active = false;
+}
+
 /* A value handle of document d, and whether a handle is still good. */
 static inline jdoc_value jdoc__value(const jdoc_doc *d, uint32_t idx)
 {

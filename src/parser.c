@@ -153,11 +153,7 @@ jdoc_status jdoc_parse(jdoc_parser *p, const char *json, size_t len, jdoc_doc **
         *doc = NULL;
     if (!p)
         return JDOC_ERR_ARG;
-    p->has_doc = false;
-    p->gen++;
-    p->memo_ready = false;
-    p->scratch_len = 0;
-    p->st.active = false;
+    jdoc__new_doc(p);
     p->pm.active = false;
     if (!doc || (!json && len))
         return jdoc__fail(p, JDOC_ERR_ARG, 0, "NULL argument");

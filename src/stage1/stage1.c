@@ -1232,11 +1232,7 @@ jdoc_status jdoc_parse_begin(jdoc_parser *p)
 {
     if (!p)
         return JDOC_ERR_ARG;
-    p->has_doc = false;
-    p->gen++;
-    p->memo_ready = false;
-    p->scratch_len = 0;
-    p->st.active = false;
+    jdoc__new_doc(p);
     struct jdoc_more_state *m = &p->pm;
     memset(&m->ks, 0, sizeof m->ks);
     m->ks.check_utf8 = !p->trust_utf8;

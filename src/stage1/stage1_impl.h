@@ -370,18 +370,23 @@ static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool las
  * container inside in one step when both its brackets are in the same
  * 64-entry step, and leaves the error report to match_exact.
  */
+/* The brackets among tape[e..e+64) (entries before n only). */
+static inline __attribute__((always_inline)) uint64_t JDOC_FN(brackets)(const uint8_t *tape, uint32_t e, uint32_t n)
+{
+    const vec lower = v_splat(0x20);
+    vec v[NV];
+    for (int k = 0; k < NV; k++)
+        v[k] = v_or(v_load(tape + e + (uint32_t)k * VEC_BYTES), lower);
+    uint64_t m = blk_eq(v, '{') | blk_eq(v, '}');
+    return n - e < 64 ? m & ((1ull << (n - e)) - 1) : m;
+}
+
 static int JDOC_FN(match_exact)(const uint8_t *tape, uint32_t *jump, uint32_t from, uint32_t n, uint32_t rel,
                          uint32_t max_depth, uint32_t *at)
 {
-    const vec lower = v_splat(0x20);
     uint32_t top = UINT32_MAX, depth = 0;
     for (uint32_t e = from; e < n; e += 64) {
-        vec v[NV];
-        for (int k = 0; k < NV; k++)
-            v[k] = v_or(v_load(tape + e + (uint32_t)k * VEC_BYTES), lower);
-        uint64_t m = blk_eq(v, '{') | blk_eq(v, '}');
-        if (n - e < 64)
-            m &= (1ull << (n - e)) - 1;
+        uint64_t m = JDOC_FN(brackets)(tape, e, n);
         while (m) {
             uint32_t i = e + (uint32_t)ctz_nz(m);
             m &= m - 1;
@@ -419,15 +424,9 @@ static int JDOC_FN(match_exact)(const uint8_t *tape, uint32_t *jump, uint32_t fr
 static int JDOC_FN(match)(const uint8_t *tape, uint32_t *jump, uint32_t from, uint32_t n, uint32_t rel,
                          uint32_t max_depth, uint32_t *at)
 {
-    const vec lower = v_splat(0x20);
     uint32_t top = UINT32_MAX, depth = 0;
     for (uint32_t e = from; e < n; e += 64) {
-        vec v[NV];
-        for (int k = 0; k < NV; k++)
-            v[k] = v_or(v_load(tape + e + (uint32_t)k * VEC_BYTES), lower);
-        uint64_t m = blk_eq(v, '{') | blk_eq(v, '}');
-        if (n - e < 64)
-            m &= (1ull << (n - e)) - 1;
+        uint64_t m = JDOC_FN(brackets)(tape, e, n);
         while (m) {
             uint32_t i = e + (uint32_t)ctz_nz(m);
             m &= m - 1;
