@@ -149,6 +149,7 @@ int bench_memory(void);
 int bench_fetch(void);
 int bench_small(void);
 int bench_hotloop(void);
+int bench_query(void);
 int bench_streams(void);
 
 #endif

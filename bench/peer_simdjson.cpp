@@ -314,6 +314,27 @@ int64_t peer_simdjson_run(peer_simdjson *p, int op, int shape, bench_rec *r)
         }
         return n;
     }
+    case PEER_HOT_OD_KEYS: {
+        ondemand::document doc;
+        ondemand::array arr;
+        if ((err = p->od.iterate(p->input).get(doc)) || (err = doc.get_array().get(arr)))
+            break;
+        int64_t n = 0;
+        for (auto el : arr) {
+            ondemand::object o;
+            if ((err = el.get_object().get(o)))
+                return -(int64_t)err;
+            for (const qpath &q : p->paths) {
+                std::string_view sv;
+                if (!o.find_field_unordered(q.steps.at(0).key).get_string().get(sv))
+                    bench_rec_str(r, sv.data(), sv.size());
+                else
+                    bench_rec_missing(r);
+            }
+            n++;
+        }
+        return n;
+    }
     case PEER_STREAM_OD: {
         ondemand::document_stream s;
         if ((err = p->od.iterate_many(p->input).get(s)))

@@ -27,6 +27,7 @@ enum peer_op {
     PEER_DOM_PTR,    /* DOM parse + root.at_pointer per path */
     PEER_HOT_OD,     /* array of Docker objects: find_field_unordered per field, document order */
     PEER_HOT_DOM,    /* array: element.at_pointer per path */
+    PEER_HOT_OD_KEYS,/* array of objects: find_field_unordered of each path's first key, strings */
     PEER_STREAM_OD,  /* iterate_many + find_field_unordered(first path's key) per document */
     PEER_STREAM_DOM, /* parse_many + at_key */
 };

@@ -34,6 +34,7 @@ static const struct workload {
     { "small", "parse + 3 fields of small Docker responses (paths/small/NAME.txt)", bench_small },
     { "hotloop", "5 fields of every element of generated Docker arrays", bench_hotloop },
     { "streams", "one field of each of 100k NDJSON Docker events", bench_streams },
+    { "query", "JSONPath: a wildcard query against the hand loop, a descendant query against the parse", bench_query },
 };
 #define NW (int)(sizeof workloads / sizeof workloads[0])
 
