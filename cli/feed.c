@@ -1,18 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The documents of a --ndjson stream (see feed.h). Live input is read into a
- * buffer; a small scanner finds where the last whole document of what was read
- * ends, and the bytes before that point (a batch) go to jdoc_stream_begin and
- * jdoc_stream_next as they are; the rest waits for more bytes. Memory is
- * therefore at most a megabyte (what is read before a batch goes out) plus
- * the longest document, however long the stream.
+ * The documents of a --ndjson stream (see feed.h), through the library's
+ * feed: each read goes to jdoc_feed as it is, documents come from
+ * jdoc_feed_next until it wants more bytes, and jdoc_feed_close ends the
+ * stream at the end of the input. A mapped file is one piece, fed and
+ * closed at once. Where documents end, and where reading resumes after a
+ * damaged one, is the library's business alone, so a stream read in pieces
+ * of any size and the same bytes mapped give the same answers and messages.
  *
- * Batches are cut so that the library sees what it would see in the whole
- * input: the scanner follows strings, escapes and bracket depth as stage 1
- * does, and where the library would skip a damaged line past the end of a
- * batch (a damaged document whose line goes on), the skip goes on here into
- * the next bytes. A file read this way and the same file mapped print the
- * same answers and messages.
+ * Live input is read into a buffer that holds, besides the read in
+ * progress, only what the library still holds itself (jdoc_feed_buffered:
+ * the document in progress at the end of the last read): the next document
+ * starts there or later, and its line and column are counted in those
+ * bytes. A piece may be let go once jdoc_feed_next has returned false, so
+ * the buffer is trimmed to that tail before each read. Memory is therefore
+ * one read plus the longest document (and the library's own copy of it),
+ * however long the stream.
+ *
+ * Line numbers come from the library (jdoc_stream_line: the line the
+ * current document starts on); from there, lines and columns are counted
+ * in the buffer only when a message asks for them.
  */
 #include <errno.h>
 #include <poll.h>
@@ -24,34 +31,24 @@
 #include "feed.h"
 
 #define READ_MIN (1u << 16)     /* free space asked for before a read */
-#define BATCH_MAX (1u << 20)    /* read on without waiting up to this much */
+#define BUF_MIN (1u << 18)      /* the buffer's first size */
 #define DOC_LIMIT ((size_t)UINT32_MAX)   /* the library's limit: offsets are 32-bit */
 
 struct feed {
     jdoc_parser *p;
     int fd;              /* -1: everything is in buf already */
     char *buf;           /* owned unless fd < 0 */
-    size_t cap, len;     /* bytes held: buf[0..len) */
-    size_t base;         /* stream offset of buf[0] */
-    bool eof;            /* nothing more to read */
+    size_t cap, len;     /* bytes held: buf[0..len), stream offsets [base, base + len) */
+    size_t base;
+    size_t bol0;         /* stream offset where the line of buf[0] starts */
+    bool closed;         /* jdoc_feed_close was called */
+    bool over;           /* nothing more to hand out */
     int rerr;
 
-    /* the scanner, over buf[0..scanned) */
-    size_t scanned;
-    size_t cut;          /* buf[0..cut) holds whole documents (or damaged ones the library resyncs after) */
-    size_t depth;
-    bool in_str, esc, in_scalar;
-    bool skip_line;      /* drop bytes up to and including the next newline */
-
-    /* the batch buf[0..batch) in the library */
-    bool active;
-    size_t batch;
-    size_t docs_before;  /* documents of the earlier batches */
-    bool capacity;       /* a document of 4 GiB or more: the end */
-
-    /* lines: `line` is the line number at stream offset lpos, whose line
-     * starts at bol; the line of buf[0] starts at bol0 */
-    size_t line, lpos, bol, bol0;
+    /* lines and columns: the line number t_line and its start t_bol at
+     * stream offset t_pos (valid when t_ok) */
+    bool t_ok;
+    size_t t_pos, t_line, t_bol;
 };
 
 feed *feed_new(jdoc_parser *p, const char *data, size_t len, int fd)
@@ -60,12 +57,12 @@ feed *feed_new(jdoc_parser *p, const char *data, size_t len, int fd)
     *f = (feed){ 0 };
     f->p = p;
     f->fd = fd;
-    f->line = 1;
     if (fd < 0) {
         f->buf = (char *)data;   /* read only: the library never writes its input */
         f->len = len;
-        f->eof = true;
     }
+    if (jdoc_feed_begin(p) != JDOC_OK)
+        die_nomem();   /* its only failure with a parser */
     return f;
 }
 
@@ -81,234 +78,80 @@ void feed_free(feed *f)
 int feed_read_errno(const feed *f) { return f->rerr; }
 bool feed_live(const feed *f) { return f->fd >= 0; }
 
-/* Byte classes for the scanner; skip_plain skips class 0 of its table. */
-enum { C_PLAIN, C_QUOTE, C_BSLASH, C_NL, C_OPEN, C_CLOSE, C_DELIM };
-static unsigned char in_string[256], in_container[256], top[256];
-
-static void classes(void)
-{
-    if (top['{'])
-        return;
-    in_string['"'] = C_QUOTE;
-    in_string['\\'] = C_BSLASH;
-    in_string['\n'] = C_NL;
-    for (int c = 0; c < 256; c++)
-        top[c] = C_PLAIN;
-    top[' '] = top['\t'] = top['\r'] = top[','] = top[':'] = C_DELIM;
-    top['\n'] = C_NL;
-    in_container['"'] = top['"'] = C_QUOTE;
-    in_container['\\'] = top['\\'] = C_BSLASH;
-    in_container['{'] = in_container['['] = top['{'] = top['['] = C_OPEN;
-    in_container['}'] = in_container[']'] = top['}'] = top[']'] = C_CLOSE;
-}
-
-/* The first byte at or after i that matters inside a string (quote,
- * backslash, newline) or inside a container outside strings (quote,
- * backslash, bracket); n when none. Eight bytes at a time: a byte equal to
- * c is a zero byte of w ^ c, and (x - 0x01..) & ~x & 0x80.. marks the zero
- * bytes of x, exactly up to the first one (a borrow only runs upwards). */
-static size_t skip_plain(const unsigned char *s, size_t i, size_t n, bool str)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-#define ZEROS(x) (((x) - ones) & ~(x) & highs)
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\'), m;
-        if (str) {
-            uint64_t nl = w ^ (ones * '\n');
-            m = ZEROS(q) | ZEROS(b) | ZEROS(nl);
-        } else {
-            /* | 0x20 turns [ ] into { }, and no other byte into either */
-            uint64_t lo = w | (ones * 0x20), o = lo ^ (ones * '{'), c = lo ^ (ones * '}');
-            m = ZEROS(q) | ZEROS(b) | ZEROS(o) | ZEROS(c);
-        }
-        if (m)
-            return i + (size_t)(__builtin_ctzll(m) >> 3);
-    }
-#undef ZEROS
-#endif
-    const unsigned char *t = str ? in_string : in_container;
-    while (i < n && !t[s[i]])
-        i++;
-    return i;
-}
-
-/* Follow buf[scanned..len): string, escape and bracket state outside and
- * inside strings, as stage 1 sees them. A document at depth 0 ends after its
- * closing bracket or quote, or before the byte after a bare scalar. A raw
- * newline inside a string is damage the library resyncs after: so does this
- * scanner. Brackets that close more than was opened count as closing to 0.
- * Inside strings and containers only a few bytes matter: skip_plain skips
- * the others. */
-static void scan(feed *f)
-{
-    const unsigned char *s = (const unsigned char *)f->buf;
-    size_t n = f->len, depth = f->depth, cut = f->cut, i = f->scanned;
-    bool in_str = f->in_str, esc = f->esc, in_scalar = f->in_scalar;
-    classes();
-    while (i < n) {
-        if (esc) {   /* the byte after a backslash is never structural (a newline still ends a string) */
-            esc = false;
-            if (s[i] != '\n') {
-                i++;
-                continue;
-            }
-        }
-        if (in_str) {
-            i = skip_plain(s, i, n, true);
-            if (i == n)
-                break;
-            switch (in_string[s[i]]) {
-            case C_QUOTE:
-                in_str = false;
-                if (depth == 0)
-                    cut = i + 1;
-                break;
-            case C_BSLASH:
-                esc = true;
-                break;
-            default:   /* a raw newline: damage, resync after it */
-                in_str = false;
-                depth = 0;
-                cut = i + 1;
-                break;
-            }
-            i++;
-            continue;
-        }
-        if (depth > 0) {
-            i = skip_plain(s, i, n, false);
-            if (i == n)
-                break;
-        }
-        unsigned char k = top[s[i]];
-        if (k != C_PLAIN && k != C_BSLASH && in_scalar && depth == 0)
-            cut = i;   /* a bare scalar ends before any delimiter */
-        switch (k) {
-        case C_QUOTE:
-            in_scalar = false;
-            in_str = true;
-            break;
-        case C_OPEN:
-            in_scalar = false;
-            depth++;
-            break;
-        case C_CLOSE:
-            in_scalar = false;
-            if (depth > 0)
-                depth--;
-            if (depth == 0)
-                cut = i + 1;
-            break;
-        case C_BSLASH:
-            esc = true;
-            break;
-        case C_PLAIN:
-            in_scalar = true;   /* depth 0 here */
-            break;
-        default:
-            in_scalar = false;
-            break;
-        }
-        i++;
-    }
-    f->scanned = n;
-    f->depth = depth;
-    f->cut = cut;
-    f->in_str = in_str;
-    f->esc = esc;
-    f->in_scalar = in_scalar;
-}
-
-/* Count lines up to stream offset `off` (>= lpos, within buf). */
+/* Follow the line count from t_pos to stream offset `off` (within buf). */
 static void lines_to(feed *f, size_t off)
 {
-    const char *s = f->buf + (f->lpos - f->base), *end = f->buf + (off - f->base);
-    const char *nl;
+    const char *s = f->buf + (f->t_pos - f->base), *end = f->buf + (off - f->base), *nl;
     while (s < end && (nl = memchr(s, '\n', (size_t)(end - s))) != NULL) {
-        f->line++;
-        f->bol = f->base + (size_t)(nl - f->buf) + 1;
+        f->t_line++;
+        f->t_bol = f->base + (size_t)(nl - f->buf) + 1;
         s = nl + 1;
     }
-    f->lpos = off;
+    f->t_pos = off;
 }
 
 void feed_where(feed *f, size_t off, size_t *line, size_t *col)
 {
+    size_t start = jdoc_stream_offset(f->p);   /* of the current document: in buf */
+    if (start < f->base)
+        start = f->base;   /* not asked for: the current document is held */
     if (off > f->base + f->len)
         off = f->base + f->len;
-    if (off < f->base)
-        off = f->base;   /* not asked for: offsets come from the current batch */
-    if (off < f->lpos) {
-        /* back: uncount the newlines in between; the line starts after the
-         * last newline before off, or where the line of buf[0] starts */
-        const char *s = f->buf + (off - f->base), *end = f->buf + (f->lpos - f->base), *nl;
-        while ((nl = memchr(s, '\n', (size_t)(end - s))) != NULL) {
-            f->line--;
-            s = nl + 1;
-        }
-        const char *b = memrchr(f->buf, '\n', off - f->base);
-        f->bol = b ? f->base + (size_t)(b - f->buf) + 1 : f->bol0;
-        f->lpos = off;
+    if (off < start)
+        off = start;   /* not asked for: offsets lie in the current document or after it */
+    if (!f->t_ok || f->t_pos < f->base || f->t_pos > off) {
+        /* from the start of the current document: its line from the
+         * library, its column from the newline before it */
+        const char *nl = memrchr(f->buf, '\n', start - f->base);
+        size_t l = jdoc_stream_line(f->p);
+        f->t_line = l ? l : 1;
+        f->t_bol = nl ? f->base + (size_t)(nl - f->buf) + 1 : f->bol0;
+        f->t_pos = start;
+        f->t_ok = true;
     }
     lines_to(f, off);
-    *line = f->line;
-    *col = off - f->bol + 1;
+    *line = f->t_line;
+    *col = off - f->t_bol + 1;
 }
 
-/* Drop buf[0..n): the line count moves past it first. */
-static void consume(feed *f, size_t n)
+/* Let go of what the library holds no more: buf keeps only the tail of the
+ * stream that it keeps (the document in progress), moved to the front. */
+static void trim(feed *f)
 {
-    lines_to(f, f->base + n);
-    f->bol0 = f->bol;
-    memmove(f->buf, f->buf + n, f->len - n);
-    f->len -= n;
-    f->base += n;
-    f->scanned = f->scanned > n ? f->scanned - n : 0;
-    f->cut = f->cut > n ? f->cut - n : 0;
+    size_t keep = jdoc_feed_buffered(f->p);
+    if (keep > f->len)
+        keep = f->len;   /* never: the library holds no more than was read */
+    size_t drop = f->len - keep;
+    if (!drop)
+        return;
+    const char *nl = memrchr(f->buf, '\n', drop);
+    if (nl)
+        f->bol0 = f->base + (size_t)(nl - f->buf) + 1;
+    memmove(f->buf, f->buf + drop, keep);
+    f->len = keep;
+    f->base += drop;
 }
 
-/* A fresh scanner at buf[0] (after a skipped line). */
-static void rescan(feed *f)
-{
-    f->scanned = f->cut = f->depth = 0;
-    f->in_str = f->esc = f->in_scalar = false;
-}
-
-/* Drop the rest of a damaged line: true once its newline was dropped. */
-static bool skip_rest_of_line(feed *f)
-{
-    const char *nl = memchr(f->buf, '\n', f->len);
-    consume(f, nl ? (size_t)(nl - f->buf) + 1 : f->len);
-    if (nl) {
-        f->skip_line = false;
-        rescan(f);
-    }
-    return nl != NULL;
-}
-
-/* Read once into buf (waiting for bytes); false at the end or on an error. */
-static bool read_some(feed *f)
+/* Read once after buf[0..len) (waiting for bytes): how many bytes came, 0
+ * at the end of the input or on an error (then rerr). At most `room`. */
+static size_t read_some(feed *f, size_t room)
 {
     if (f->cap - f->len < READ_MIN) {
-        size_t cap = f->cap ? f->cap : 4 * READ_MIN;
+        size_t cap = f->cap ? f->cap : BUF_MIN;
         while (cap - f->len < READ_MIN)
             cap *= 2;
         f->buf = xrealloc(f->buf, cap);
         f->cap = cap;
     }
+    size_t want = f->cap - f->len < room ? f->cap - f->len : room;
     for (;;) {
-        ssize_t r = read(f->fd, f->buf + f->len, f->cap - f->len);
+        ssize_t r = read(f->fd, f->buf + f->len, want);
         if (r > 0) {
             f->len += (size_t)r;
-            return true;
+            return (size_t)r;
         }
-        if (r == 0) {
-            f->eof = true;
-            return false;
-        }
+        if (r == 0)
+            return 0;
         if (errno == EINTR)
             continue;
         if (errno == EAGAIN || errno == EWOULDBLOCK) {   /* a non-blocking descriptor: wait */
@@ -317,97 +160,66 @@ static bool read_some(feed *f)
             continue;
         }
         f->rerr = errno;
-        f->eof = true;
-        return false;
+        return 0;
     }
 }
 
-/* Are more bytes there already, without waiting? */
-static bool readable(int fd)
+/* The stream cannot go on: an item for the document in progress, then the end. */
+static bool fail(feed *f, feed_item *it, jdoc_status st, const char *message)
 {
-    struct pollfd pfd = { fd, POLLIN, 0 };
-    return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLIN | POLLHUP));
-}
-
-/* Make the next batch: true when there is one (possibly only whitespace). */
-static bool next_batch(feed *f)
-{
-    for (;;) {
-        if (f->skip_line && f->len && !skip_rest_of_line(f))
-            continue;   /* whatever was held is dropped: read more */
-        if (f->eof) {
-            if (!f->len)
-                return false;
-            f->batch = f->len;   /* the end: whatever is left, whole or cut short */
-            return true;
-        }
-        scan(f);
-        if (f->cut && !(f->len < BATCH_MAX && readable(f->fd))) {
-            f->batch = f->cut;
-            return true;
-        }
-        if (f->len - f->cut >= DOC_LIMIT) {
-            f->capacity = true;
-            return false;
-        }
-        read_some(f);
-    }
+    f->over = true;
+    it->st = st;
+    it->docno = jdoc_stream_count(f->p) + 1;
+    it->start = it->err_offset = f->base;
+    it->message = message;
+    return true;
 }
 
 bool feed_next(feed *f, feed_item *it)
 {
     *it = (feed_item){ 0 };
-    for (;;) {
-        if (!f->active) {
-            if (f->capacity)
-                return false;
-            if (!next_batch(f)) {
-                if (!f->capacity)
-                    return false;
-                it->st = JDOC_ERR_CAPACITY;
-                it->docno = f->docs_before + 1;
-                it->start = it->err_offset = f->base;
-                it->message = "document of 4 GiB or more";
-                return true;
-            }
-            jdoc_status st = jdoc_stream_begin(f->p, f->buf, f->batch);
-            if (st != JDOC_OK) {   /* capacity for a mapped file: the caller checked the size */
-                it->st = st;
-                it->docno = f->docs_before + 1;
-                it->start = it->err_offset = f->base;
-                it->message = jdoc_last_error(f->p)->message;
-                f->capacity = true;
-                return true;
-            }
-            f->active = true;
-        }
+    while (!f->over) {
         jdoc_doc *d;
         jdoc_status st;
-        if (jdoc_stream_next(f->p, &d, &st)) {
+        if (jdoc_feed_next(f->p, &d, &st)) {
             it->doc = d;
             it->st = st;
-            it->docno = f->docs_before + jdoc_stream_count(f->p);
-            it->start = f->base + jdoc_stream_offset(f->p);
+            it->docno = jdoc_stream_count(f->p);
+            it->start = jdoc_stream_offset(f->p);
             if (st == JDOC_OK) {
-                it->base = f->base + (size_t)(jdoc_doc_input(d, NULL) - f->buf);
+                /* the document's offsets count from its input, whose
+                 * offset of the root is the document's start */
+                it->base = it->start - jdoc_offset(jdoc_root(d));
             } else {
                 const jdoc_error *e = jdoc_last_error(f->p);
-                it->err_offset = f->base + e->offset;
+                it->err_offset = e->offset;
                 it->message = e->message;
-                /* the library goes on after the end of the damaged line; when
-                 * that line goes on past the batch, so does the skip */
-                size_t o = e->offset < f->batch ? e->offset : f->batch;
-                if (!memchr(f->buf + o, '\n', f->batch - o))
-                    f->skip_line = true;
+                if (st == JDOC_ERR_NOMEM || st == JDOC_ERR_CAPACITY)
+                    f->over = true;   /* the library's stream has ended */
             }
             return true;
         }
-        f->docs_before += jdoc_stream_count(f->p);
-        f->active = false;
-        if (f->fd < 0)
-            return false;
-        consume(f, f->batch);
-        if (f->skip_line)
-            rescan(f);   /* the rest is scanned again after the skip */
+        if (f->closed)
+            break;
+        size_t n = 0;
+        if (f->fd < 0) {
+            n = f->len;   /* the whole input, in place */
+        } else {
+            trim(f);
+            if (f->len >= DOC_LIMIT)
+                return fail(f, it, JDOC_ERR_CAPACITY, "document of 4 GiB or more");
+            n = read_some(f, DOC_LIMIT - f->len);
+        }
+        if (n) {
+            st = jdoc_feed(f->p, f->buf + f->len - n, n);
+            if (st != JDOC_OK)
+                return fail(f, it, st, jdoc_last_error(f->p)->message);
+        }
+        if (!n || f->fd < 0) {
+            jdoc_feed_close(f->p);
+            f->closed = true;
+        }
     }
+    f->over = true;
+    return false;
 }

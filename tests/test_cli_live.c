@@ -252,6 +252,30 @@ Test(live, a_damaged_document_does_not_hold_back_the_next)
     cr_assert(strstr(err_text(&c), "<stdin>:2:9 (byte 17): document 2: "));
 }
 
+/* A line cut short outside a string is damaged at its newline: the next line
+ * is answered as soon as it is complete, with the input still open, and the
+ * cut line reported once, with its line. */
+Test(live, a_line_cut_outside_a_string_does_not_hold_back_the_next)
+{
+    const char *args[] = { "-r", "--ndjson", "-", "/a", NULL };
+    child c = spawn(args, -1, -1);
+    put(c.in, "{\"a\":1}\n");
+    expect_now(c.out, "1\n", 10000);
+    put(c.in, "{\"a\":2\n");
+    /* the next line could still close it ("}"): nothing yet */
+    expect_quiet(c.out, 300);
+    put(c.in, "{\"a\":3}\n");
+    expect_now(c.out, "\n3\n", 10000);
+    expect_now(c.err, "jdoc: <stdin>:2:7 (byte 14): document 2: document not closed at the end of its line\n", 10000);
+    put(c.in, "{\"a\":4}\n");
+    expect_now(c.out, "4\n", 10000);
+    close(c.in);
+    c.in = -1;
+    int st = finish(&c, NULL, 30);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d: %s", st, err_text(&c));
+    cr_assert(!*err_text(&c), "one message only, more came: '%s'", err_text(&c));
+}
+
 /* A FIFO or a Unix socket named on the command line, and a socket as stdin,
  * are read as they come too. */
 Test(live, fifo_and_socket)
@@ -388,6 +412,35 @@ Test(live, a_long_stream_stays_in_a_fixed_rss)
               total >> 20, limit);
 }
 
+/* The rest of a damaged line is skipped as it comes, however long: nothing
+ * of it is kept. */
+Test(live, a_long_damaged_line_stays_in_a_fixed_rss)
+{
+    if (under_valgrind())
+        cr_skip_test("the tool runs under valgrind here: its memory is valgrind's");
+    const size_t total = 128u << 20;
+    const char *args[] = { "-r", "--ndjson", "-", "/a", NULL };
+    child c = spawn(args, -1, -1);
+    put(c.in, "{\"a\":1]");
+    expect_now(c.out, "\n", 10000);
+    static char junk[1 << 16];
+    memset(junk, 'x', sizeof junk);
+    junk[sizeof junk - 1] = 0;
+    for (size_t sent = 0; sent < total; sent += sizeof junk - 1)
+        put(c.in, junk);
+    put(c.in, "\n{\"a\":5}\n");
+    expect_now(c.out, "5\n", 10000);
+    close(c.in);
+    c.in = -1;
+    struct rusage ru;
+    int st = finish(&c, &ru, 60);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d: %s", st, err_text(&c));
+    cr_assert(strstr(err_text(&c), "<stdin>:1:7 (byte 6): document 1: "), "message '%s'", err_text(&c));
+    long limit = rss_limit_kib(32 * 1024);
+    cr_assert(ru.ru_maxrss < limit, "max RSS %ld KiB for a damaged line of %zu MiB (limit %ld KiB)", ru.ru_maxrss,
+              total >> 20, limit);
+}
+
 /* ---- piped in small pieces = mapped in one go ---- */
 
 static const char *const pieces[] = {
@@ -398,6 +451,11 @@ static const char *const pieces[] = {
     /* long enough for the eight-byte skips, with what matters at every position */
     "{\"l\":\"0123456789abcdef\\\"0123456789\\\\\",\"m\":[\"{[\",\"]}\"],\"n\":[[0,1,2,3,4,5,6,7,8,{}]]}",
     "[\"0123456789abcdefghij\n\"]", "{\"k\":[1,2,3,4,5,6,7,8,9,10,11]]}",
+    /* values that fail only when fetched, on a later line of their document:
+     * their line and column count from the document's start */
+    "{\"a\":tru}", "{\"b\":1,\n \"a\":\n  1.5e}", "[\n{\"a\":[1,\n2e]}]", "{\"a\":[1,\n2\n3]}",
+    /* damage on a later line of a document, and after a whole one on its line */
+    "{\"x\":\n 1,\n]", "{\"a\":1}{\"a\":", "{\"a\":1} ]",
 };
 
 static uint64_t rng_state;
@@ -408,9 +466,9 @@ static unsigned rnd(unsigned n)
 }
 
 /* Run the tool on `file` (mapped), or on its bytes through a pipe in writes
- * of 1 to 8 bytes with pauses; out, err and status of the run. */
-static void run_on(const char *file, const char *data, size_t len, bool piped, const char *path, char *out,
-                   size_t *outlen, char *err, size_t *errlen, int *status)
+ * of 1 to `most` bytes with pauses; out, err and status of the run. */
+static void run_on(const char *file, const char *data, size_t len, bool piped, size_t most, const char *path,
+                   char *out, size_t *outlen, char *err, size_t *errlen, int *status)
 {
     const char *args[] = { "--ndjson", piped ? "-" : file, path, NULL };
     int nul = open("/dev/null", O_RDONLY);
@@ -418,7 +476,7 @@ static void run_on(const char *file, const char *data, size_t len, bool piped, c
     close(nul);
     if (piped) {
         for (size_t i = 0; i < len;) {
-            size_t k = 1 + rnd(8);
+            size_t k = 1 + rnd((unsigned)most);
             if (k > len - i)
                 k = len - i;
             cr_assert(write(c.in, data + i, k) == (ssize_t)k);
@@ -446,7 +504,7 @@ Test(live, piped_in_pieces_prints_what_the_mapped_file_prints)
     for (int seed = 0; seed < rounds; seed++) {
         rng_state = (uint64_t)seed * 0x9e3779b97f4a7c15ull + 1;
         size_t len = 0;
-        for (unsigned k = 1 + rnd(12); k > 0; k--) {
+        for (unsigned k = 1 + rnd(20); k > 0; k--) {
             const char *p = pieces[rnd(sizeof pieces / sizeof *pieces)];
             static const char *const sep[] = { "", " ", "\n", "\n" };
             const char *s = sep[rnd(4)];
@@ -457,11 +515,13 @@ Test(live, piped_in_pieces_prints_what_the_mapped_file_prints)
         }
         FILE *f = fopen(file, "wb");
         cr_assert(f && fwrite(data, 1, len, f) == len && fclose(f) == 0);
-        const char *path = seed % 3 == 0 ? "/a" : "--validate";
+        const char *path = seed % 3 == 0 ? "/a" : seed % 3 == 1 ? "--validate" : "/b";
         size_t n1, n2, m1, m2;
         int s1, s2;
-        run_on(file, data, len, false, path, o1, &n1, e1, &m1, &s1);
-        run_on(file, data, len, true, path, o2, &n2, e2, &m2, &s2);
+        /* writes of a few bytes, of up to a few documents, or all at once */
+        size_t most = seed % 4 == 3 ? len : seed % 4 == 2 ? 64 : 8;
+        run_on(file, data, len, false, most, path, o1, &n1, e1, &m1, &s1);
+        run_on(file, data, len, true, most, path, o2, &n2, e2, &m2, &s2);
         /* the file's name in messages is <stdin> when piped */
         size_t m1s = 0, fl = strlen(file);
         for (size_t i = 0; i < m1;) {

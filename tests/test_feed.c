@@ -3,6 +3,7 @@
  * errors, on every kernel; NDJSON resync after every kind of damage. */
 #include <criterion/criterion.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include "internal.h"
 #include "testutil.h"
@@ -425,6 +426,44 @@ Test(feed, memory_is_bounded, .timeout = 60)
     cr_expect_leq(maxb, 600, "%zu bytes kept", maxb);
     cr_expect_leq(p->ix_cap, 200000, "index of %zu entries for documents of 60", p->ix_cap);
     recs_free(&r);
+    jdoc_parser_free(p);
+    free(b);
+}
+
+/* A document spanning many pieces costs what it costs whole: the work per
+ * piece does not grow with the part of it already held. */
+Test(feed, a_long_document_in_small_pieces_takes_linear_time, .timeout = 120)
+{
+    const size_t n = 8u << 20;   /* elements: 16 MiB, 8 million entries */
+    char *b = malloc(2 * n + 2);
+    b[0] = '[';
+    for (size_t i = 0; i < n; i++) {
+        b[1 + 2 * i] = '1';
+        b[2 + 2 * i] = ',';
+    }
+    b[2 * n] = ']';
+    b[2 * n + 1] = '\n';
+    size_t len = 2 * n + 2;
+    jdoc_parser *p = jdoc_parser_new(NULL);
+    double t[2];
+    for (int way = 0; way < 2; way++) {
+        static const size_t piece = 4096;
+        recs r = { 0 };
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        if (way == 0) {
+            fed(p, b, len, &len, 1, &r, NULL);
+        } else {
+            fed(p, b, len, &piece, 1, &r, NULL);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        t[way] = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+        cr_assert_eq(r.n, 1);
+        cr_assert_eq(r.v[0].st, JDOC_OK);
+        recs_free(&r);
+    }
+    /* 4096 pieces: a pass over the entries held at each would be thousands of times one */
+    cr_expect_lt(t[1], 4 * t[0] + 0.25, "in pieces of 4 KiB %.3f s, whole %.3f s", t[1], t[0]);
     jdoc_parser_free(p);
     free(b);
 }

@@ -424,6 +424,8 @@ static void compact(jdoc_parser *p)
 static void shift(jdoc_parser *p, size_t d)
 {
     struct jdoc_stream_state *t = &p->st;
+    if (!d)
+        return;   /* a document in progress at the front of carry: every piece, so never a pass over its entries */
     for (uint32_t e = 0; e < t->ks.n; e++)
         p->index[e] -= (uint32_t)d;
     t->ks.string_start = t->ks.string_start >= d ? t->ks.string_start - (uint32_t)d : 0;
