@@ -132,6 +132,41 @@ class TestStream < Minitest::Test
     assert_equal 1, s.error_count
   end
 
+  def test_paths_yield_values
+    skip 'no corpus' unless corpus?
+    data = read(corpus('docker', 'events.ndjson'))
+    want = lines_of(corpus('docker', 'events.ndjson')).map do |e|
+      [e['Type'], e['Action'], e.dig('Actor', 'ID'), e.dig('Actor', 'Attributes', 'name'), e['Actor'], e['missing']]
+    end
+    paths = ['/Type', '/Action', Jdoc::Path.new('/Actor/ID', pointer: true), '/Actor/Attributes/name', '/Actor', '/missing']
+    [[data], data.chars].each do |pieces|
+      s = Jdoc::Stream.new(paths: paths)
+      got = []
+      pieces.each { |c| s.feed(c) { |vals| got << vals } }
+      s.close { |vals| got << vals }
+      assert_equal want, got, 'plain values, kept after the block'
+    end
+    s = Jdoc::Stream.new(paths: %w[/Type /Action])
+    s << data
+    s.each { |type, action| assert_equal [want[0][0], want[0][1]], [type, action]; break }
+    assert_raises(TypeError) { Jdoc::Stream.new(paths: [1]) }
+  end
+
+  def test_paths_with_a_value_that_cannot_be_read
+    input = %({"n":01}
+{"n":2}
+)
+    s = Jdoc::Stream.new(paths: ['/n'])
+    s << input
+    assert_equal [[2]], s.to_a, 'reported, not raised'
+    assert_equal 1, s.errors.first.document
+    assert_match(/malformed number/, s.errors.first.message)
+    s = Jdoc::Stream.new(paths: ['/n'], strict: true)
+    s << input
+    assert_raises(Jdoc::StreamError) { s.each {} }
+    assert_equal [[2]], s.to_a
+  end
+
   def test_strict_raises_and_goes_on
     s = Jdoc::Stream.new(strict: true)
     s << "{\"a\":1}\n{\"a\":2\n{\"a\":3}\n"

@@ -3,7 +3,8 @@
  * stream_ext.c - Jdoc::Stream: NDJSON or concatenated documents handed over
  * in pieces as they arrive (an HTTP client's read_body chunks, a socket), on
  * jdoc's feed API. Each complete document is yielded as a lazy view, valid
- * inside the block; damaged documents are reported (Jdoc::StreamError in
+ * inside the block (or, with paths:, the values at those paths, which are
+ * plain Ruby objects); damaged documents are reported (Jdoc::StreamError in
  * #errors and to on_error:) and reading goes on at the next line.
  */
 #include "jdoc_ext.h"
@@ -13,7 +14,7 @@
 #define ERRORS_KEPT 100
 
 static VALUE cStream, eStreamError, eError;
-static ID id_on_error, id_strict, id_symbolize_names, id_call, iv_offset, iv_line, iv_column, iv_path, iv_document,
+static ID id_on_error, id_strict, id_symbolize_names, id_paths, id_call, id_to_s, id_pointer_p, iv_offset, iv_line, iv_column, iv_path, iv_document,
     iv_start;
 
 typedef struct rstream {
@@ -23,6 +24,8 @@ typedef struct rstream {
     VALUE token;       /* the document lent to the block now (jx_view_lend), or nil */
     VALUE on_error;    /* callable, or nil */
     VALUE errors;      /* Array of Jdoc::StreamError, the last ERRORS_KEPT */
+    jdoc_path **paths; /* paths:, compiled once (npaths of them), or NULL */
+    long npaths;
     size_t error_count;
     size_t docs;       /* documents read so far, damaged ones included */
     bool strict, sym, closed, busy;
@@ -51,14 +54,18 @@ static void stream_release(rstream *s)
 
 static void stream_free(void *x)
 {
-    stream_release(x);
-    xfree(x);
+    rstream *s = x;
+    stream_release(s);
+    for (long i = 0; i < s->npaths; i++)
+        jdoc_path_free(s->paths[i]);
+    xfree(s->paths);
+    xfree(s);
 }
 
 static size_t stream_memsize(const void *x)
 {
     const rstream *s = x;
-    return sizeof *s + (s->pp ? jx_parser_bytes(s->pp) : 0);
+    return sizeof *s + (s->pp ? jx_parser_bytes(s->pp) : 0) + (size_t)s->npaths * 64;
 }
 
 static const rb_data_type_t stream_type = {
@@ -85,17 +92,48 @@ static rstream *stream_get(VALUE self)
     return s;
 }
 
-/* Jdoc::Stream.new(on_error: nil, strict: false, symbolize_names: false) */
+/* paths: each a String (Oj syntax) or a Jdoc::Path, compiled into s. */
+static void compile_paths(rstream *s, VALUE list)
+{
+    list = rb_Array(list);
+    long n = RARRAY_LEN(list);
+    s->paths = ZALLOC_N(jdoc_path *, n ? n : 1);
+    for (long i = 0; i < n; i++) {
+        VALUE e = RARRAY_AREF(list, i);
+        jdoc_syntax syn = JDOC_SYNTAX_OJ;
+        if (!RB_TYPE_P(e, T_STRING)) {
+            if (!rb_obj_is_kind_of(e, rb_const_get(jx_module(), rb_intern("Path"))))
+                rb_raise(rb_eTypeError, "wrong path type %" PRIsVALUE " (expected String or Jdoc::Path)", rb_obj_class(e));
+            syn = RTEST(rb_funcall(e, id_pointer_p, 0)) ? JDOC_SYNTAX_POINTER : JDOC_SYNTAX_OJ;
+            e = rb_funcall(e, id_to_s, 0);
+        }
+        e = jx_path_text(e);
+        jdoc_status st;
+        jdoc_path *p = jdoc_path_compile(RSTRING_PTR(e), (size_t)RSTRING_LEN(e), syn, &st);
+        if (!p) {
+            if (st == JDOC_ERR_NOMEM)
+                rb_memerror();
+            rb_raise(rb_const_get(jx_module(), rb_intern("PathError")), "malformed path %" PRIsVALUE, rb_inspect(e));
+        }
+        s->paths[s->npaths++] = p;
+        RB_GC_GUARD(e);
+    }
+    RB_GC_GUARD(list);
+}
+
+/* Jdoc::Stream.new(paths: nil, on_error: nil, strict: false, symbolize_names: false) */
 static VALUE stream_initialize(int argc, VALUE *argv, VALUE self)
 {
     rstream *s = rb_check_typeddata(self, &stream_type);
     if (!NIL_P(s->errors))
         rb_raise(rb_eTypeError, "Jdoc::Stream already initialized");
-    VALUE opts = Qnil, kw[3] = { Qundef, Qundef, Qundef };
-    ID ids[3] = { id_on_error, id_strict, id_symbolize_names };
+    VALUE opts = Qnil, kw[4] = { Qundef, Qundef, Qundef, Qundef };
+    ID ids[4] = { id_on_error, id_strict, id_symbolize_names, id_paths };
     rb_scan_args(argc, argv, "0:", &opts);
     if (!NIL_P(opts))
-        rb_get_kwargs(opts, ids, 0, 3, kw);
+        rb_get_kwargs(opts, ids, 0, 4, kw);
+    if (kw[3] != Qundef && !NIL_P(kw[3]))
+        compile_paths(s, kw[3]);
     if (kw[0] != Qundef && !NIL_P(kw[0])) {
         if (!rb_respond_to(kw[0], id_call))
             rb_raise(rb_eTypeError, "on_error: must respond to call");
@@ -122,15 +160,22 @@ static VALUE stream_initialize(int argc, VALUE *argv, VALUE self)
 /* A damaged document: a Jdoc::StreamError with its number, the line it starts
  * on, its start and the byte offset of the error (both counted from the
  * stream's first byte); kept, passed to on_error:, raised when strict. */
-static void report(VALUE self, rstream *s, jdoc_status st)
+static void report(VALUE self, rstream *s, jdoc_status st, VALUE exc)
 {
     jdoc_parser *p = jx_parser_of(s->pp);
     const jdoc_error *e = jdoc_last_error(p);
     size_t num = jdoc_stream_count(p), line = jdoc_stream_line(p), start = jdoc_stream_offset(p);
-    size_t off = e->offset;
-    const char *msg = e->code != JDOC_OK && e->message ? e->message : jdoc_status_str(st);
-    VALUE m = rb_sprintf("document %llu (line %llu, byte %llu): %s at byte %llu", (unsigned long long)num,
-                         (unsigned long long)line, (unsigned long long)start, msg, (unsigned long long)off);
+    size_t off = start;
+    VALUE m;
+    if (NIL_P(exc)) {
+        off = e->offset;
+        const char *msg = e->code != JDOC_OK && e->message ? e->message : jdoc_status_str(st);
+        m = rb_sprintf("document %llu (line %llu, byte %llu): %s at byte %llu", (unsigned long long)num,
+                       (unsigned long long)line, (unsigned long long)start, msg, (unsigned long long)off);
+    } else {   /* a value at one of the paths could not be read (its offset is in the document) */
+        m = rb_sprintf("document %llu (line %llu, byte %llu): %" PRIsVALUE, (unsigned long long)num,
+                       (unsigned long long)line, (unsigned long long)start, rb_funcall(exc, rb_intern("message"), 0));
+    }
     VALUE err = rb_exc_new_str(eStreamError, m);
     rb_ivar_set(err, iv_document, SIZET2NUM(num));
     rb_ivar_set(err, iv_line, SIZET2NUM(line));
@@ -146,6 +191,31 @@ static void report(VALUE self, rstream *s, jdoc_status st)
         rb_exc_raise(err);
     if (!NIL_P(s->on_error))
         rb_funcall(s->on_error, id_call, 1, err);
+}
+
+/* With paths: the value at each (Hash/Array for a container), nil where missing. */
+struct row {
+    rstream *s;
+    jdoc_value root;
+};
+
+static VALUE row_of(VALUE x)
+{
+    struct row *r = (struct row *)x;
+    VALUE res = rb_ary_new_capa(r->s->npaths);
+    for (long i = 0; i < r->s->npaths; i++) {
+        jdoc_value v;
+        jdoc_status st = jdoc_fetch_path(r->root, r->s->paths[i], &v);
+        if (st == JDOC_OK)
+            rb_ary_push(res, jx_build(v, r->s->sym));
+        else if (st == JDOC_ERR_NOT_FOUND || st == JDOC_ERR_DEPTH)
+            rb_ary_push(res, Qnil);
+        else if (st == JDOC_ERR_NOMEM)
+            rb_memerror();
+        else
+            jx_raise_validate(r->root.doc);
+    }
+    return res;
 }
 
 /* Yield every document whose last byte has arrived; after the input ended
@@ -165,7 +235,22 @@ static VALUE drain_body(VALUE self)
             break;
         }
         if (st != JDOC_OK) {
-            report(self, s, st);
+            report(self, s, st, Qnil);
+            continue;
+        }
+        if (s->paths) {
+            struct row r = { s, jdoc_root(d) };
+            int state = 0;
+            VALUE vals = rb_protect(row_of, (VALUE)&r, &state);
+            if (state) {
+                VALUE exc = rb_errinfo();
+                if (!rb_obj_is_kind_of(exc, rb_const_get(jx_module(), rb_intern("ParseError"))))
+                    rb_jump_tag(state);   /* NoMemoryError, Interrupt...: not the document's fault */
+                rb_set_errinfo(Qnil);
+                report(self, s, JDOC_ERR_SYNTAX, exc);
+                continue;
+            }
+            rb_yield(vals);
             continue;
         }
         VALUE token;
@@ -268,6 +353,9 @@ void Init_jdoc_stream(void)
     id_strict = rb_intern("strict");
     id_symbolize_names = rb_intern("symbolize_names");
     id_call = rb_intern("call");
+    id_paths = rb_intern("paths");
+    id_to_s = rb_intern("to_s");
+    id_pointer_p = rb_intern("pointer?");
     iv_offset = rb_intern("@offset");
     iv_line = rb_intern("@line");
     iv_column = rb_intern("@column");
