@@ -167,6 +167,15 @@ class TestStream < Minitest::Test
     assert_equal [[2]], s.to_a
   end
 
+  def test_invalid_utf8_is_a_damaged_document
+    s = Jdoc::Stream.new
+    s << "{\"a\":1}\n{\"a\":\"\xff\"}\n{\"b\":1}\n".b
+    s.close
+    assert_equal [{ 'a' => 1 }, { 'b' => 1 }], s.map(&:to_h)
+    assert_equal [2, 2], [s.errors.first.document, s.errors.first.line]
+    assert_match(/UTF-8/, s.errors.first.message)
+  end
+
   def test_strict_raises_and_goes_on
     s = Jdoc::Stream.new(strict: true)
     s << "{\"a\":1}\n{\"a\":2\n{\"a\":3}\n"
