@@ -176,6 +176,15 @@ class TestStream < Minitest::Test
     assert_match(/UTF-8/, s.errors.first.message)
   end
 
+  def test_errors_keep_the_last_hundred
+    s = Jdoc::Stream.new
+    s << Array.new(150) { |i| %({"a":#{i}\n{"ok":#{i}}\n) }.join
+    assert_equal (0...150).to_a, s.map { |d| d['ok'] }
+    assert_equal 150, s.error_count
+    assert_equal 100, s.errors.size
+    assert_equal [101, 299], [s.errors.first.document, s.errors.last.document]
+  end
+
   def test_strict_raises_and_goes_on
     s = Jdoc::Stream.new(strict: true)
     s << "{\"a\":1}\n{\"a\":2\n{\"a\":3}\n"
@@ -270,6 +279,20 @@ class TestStream < Minitest::Test
       end
     end
     threads.each { |t| t.value.each { |docs| assert_equal want, docs } }
+  end
+
+  def test_not_fed_by_another_thread_while_yielding
+    s = Jdoc::Stream.new
+    s << %({"a":1}\n)
+    inside = Queue.new
+    done = Queue.new
+    reader = Thread.new { s.each { |d| inside << d['a']; done.pop } }
+    assert_equal 1, inside.pop
+    assert_raises(Jdoc::Error) { s << %({"b":2}\n) }
+    done << true
+    reader.join
+    s << %({"b":2}\n)
+    assert_equal [2], s.map { |d| d['b'] }
   end
 
   def rss_kb
