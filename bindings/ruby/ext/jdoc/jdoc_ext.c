@@ -1708,6 +1708,8 @@ void jx_checkin(jx_pool *pl, jx_parser *pp, size_t last_len) { checkin(pl, pp, l
 jdoc_status jx_parse(jx_parser *pp, const char *s, size_t n, jdoc_doc **d) { return parse(pp, s, n, d); }
 const jdoc_error *jx_last_error(const jx_parser *pp) { return jdoc_last_error(pp->p); }
 size_t jx_parser_bytes(const jx_parser *pp) { return pp->live; }
+jdoc_parser *jx_parser_of(jx_parser *pp) { return pp->p; }
+void jx_parser_sync(jx_parser *pp) { gc_sync(pp); }
 
 void Init_jdoc_ext(void)
 {
@@ -1790,5 +1792,6 @@ void Init_jdoc_ext(void)
     /* The other parts of the extension (jdoc_ext.h), one Init_ call each:
      * extconf.rb builds every .c file of ext/jdoc. */
     Init_jdoc_view();
+    Init_jdoc_stream();
     { extern void Init_jdoc_query(VALUE, VALUE, rdoc *(*)(VALUE), jdoc_value (*)(const rdoc *), VALUE (*)(jdoc_value)); Init_jdoc_query(mJdoc, cDoc, doc_get, here, value_of); }   /* JSONPath: query_ext.c */
 }

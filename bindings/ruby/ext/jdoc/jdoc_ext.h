@@ -59,7 +59,18 @@ void jx_checkin(jx_pool *pl, jx_parser *pp, size_t last_len);
 jdoc_status jx_parse(jx_parser *pp, const char *s, size_t n, jdoc_doc **d);
 const jdoc_error *jx_last_error(const jx_parser *pp);
 size_t jx_parser_bytes(const jx_parser *pp);
+/* The jdoc parser of a pooled one, for calls other than jx_parse (the feed
+ * API); jx_parser_sync then tells the GC how its memory changed. */
+jdoc_parser *jx_parser_of(jx_parser *pp);
+void jx_parser_sync(jx_parser *pp);
+
+/* A view (Jdoc::Object / Jdoc::Array, or the scalar) of a document lent for a
+ * block: `keeper` is marked as long as the view lives; after
+ * jx_view_expire(*token) every use of the view raises IOError. */
+VALUE jx_view_lend(VALUE keeper, jdoc_value root, bool sym, VALUE *token);
+void jx_view_expire(VALUE token);
 
 void Init_jdoc_view(void);
+void Init_jdoc_stream(void);
 
 #endif /* JDOC_EXT_H */

@@ -23,6 +23,7 @@ typedef struct ldoc {
     VALUE input;
     size_t len;
     bool sym;     /* symbolize_names */
+    bool expired; /* a document lent by Jdoc::Stream whose block has returned */
 } ldoc;
 
 static void ldoc_mark(void *x) { rb_gc_mark(((ldoc *)x)->input); }   /* pinned: jdoc reads it in place */
@@ -78,7 +79,21 @@ static const rb_data_type_t lview_type = {
 
 static VALUE cObject, cArray;
 
-static inline lview *lview_get(VALUE self) { return rb_check_typeddata(self, &lview_type); }
+NORETURN(static void raise_expired(void));
+static void raise_expired(void)
+{
+    rb_raise(rb_eIOError, "Jdoc::Stream document used after its block (copy it with to_h / to_a inside the block)");
+}
+
+/* A view whose document is still there: a stream's document dies when the
+ * block it was yielded to returns (the parser reads the next one). */
+static inline lview *lview_get(VALUE self)
+{
+    lview *w = rb_check_typeddata(self, &lview_type);
+    if (w->l->expired)
+        raise_expired();
+    return w;
+}
 
 /* A value read through a view: a view for a container, a Ruby object for a scalar. */
 static VALUE lazy_value(VALUE owner, const ldoc *l, jdoc_value v)
@@ -277,6 +292,8 @@ static VALUE view_each(VALUE self)
             rb_yield(rb_assoc_new(view_key(w, &it), val));
         else
             rb_yield(val);
+        if (w->l->expired)   /* an external enumerator resumed after the stream's block */
+            raise_expired();
     }
     if (it.status != JDOC_OK)
         jx_raise_validate(w->v.doc);
@@ -321,6 +338,27 @@ static VALUE view_to_json(int argc, VALUE *argv, VALUE self)
     VALUE s = rb_utf8_str_new(NULL, (long)n);
     jdoc_dump(w->v, RSTRING_PTR(s), n + 1);
     return s;
+}
+
+/* The document of a stream, lent to a block: a view of its root (or the
+ * scalar), owned by a hidden object that marks `keeper` (which holds the
+ * bytes) and takes no parser; jx_view_expire ends it. */
+VALUE jx_view_lend(VALUE keeper, jdoc_value root, bool sym, VALUE *token)
+{
+    ldoc *l;
+    VALUE owner = TypedData_Make_Struct(rb_cObject, ldoc, &ldoc_type, l);
+    rb_obj_hide(owner);
+    RB_OBJ_WRITE(owner, &l->input, keeper);
+    l->sym = sym;
+    *token = owner;
+    return lazy_value(owner, l, root);
+}
+
+void jx_view_expire(VALUE token)
+{
+    ldoc *l = RTYPEDDATA_DATA(token);
+    l->expired = true;
+    l->input = Qnil;   /* a view kept after the block no longer keeps the stream */
 }
 
 void Init_jdoc_view(void)
