@@ -858,8 +858,13 @@ static int next_doc(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
         } else {
             size_t lim = t->err != JDOC_OK ? t->err_off : t->len;
             size_t te = token_end(b, start, lim);
-            if (!done && t->err == JDOC_OK && (te == t->len || entry_off(p, b, s0 + 1) < te))
-                return 0;   /* the token may go on, or is not indexed to its end */
+            /* the token may go on, or is not indexed to its end, or the byte
+             * after it is not indexed yet: a SIMD kernel sees a bad UTF-8
+             * sequence at the byte after it (an invalid lead at the end of
+             * a token shows only there) */
+            if (!done && t->err == JDOC_OK &&
+                (te == t->len || entry_off(p, b, s0 + 1) < te || (last_entry && te >= eof)))
+                return 0;
         }
         /* a scalar or string root that the kernel error cuts short is damaged
          * by it; one that ended before the error is whole */
