@@ -46,7 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t end = e ? (size_t)(e - data) : size;
         char *one = fz_copy(data + b, end - b);
         jdoc_doc *d;
-        if (jdoc_parse(p, one, end - b, &d) == JDOC_OK) {
+        /* a stream also checks that each token may follow the one before
+         * it, which jdoc_parse leaves to the fetch: take valid pieces only */
+        if (jdoc_parse(p, one, end - b, &d) == JDOC_OK && jdoc_validate(d) == JDOC_OK) {
             const char *raw;
             size_t rl;
             jdoc_get_raw(jdoc_root(d), &raw, &rl);

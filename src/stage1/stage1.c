@@ -826,6 +826,12 @@ static int next_doc(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
     char c = (char)p->tape[s0];
     if (c == '{' || c == '[') {
         int r = grammar(p, s0, n, &end);
+        /* a grammar error near the end of what the kernel indexed may hide
+         * a UTF-8 sequence left open there (a SIMD kernel says so only in the
+         * next block; errors inside a block are seen within it): judge it
+         * once the next block is indexed */
+        if (r == -1 && !done && t->err == JDOC_OK && t->ks.utf8_inc && p->err.offset + 4 > t->to)
+            return 0;
         if (r == -1)
             return damaged(p, p->err.code, p->err.offset, p->err.message, start, s0, doc, st);
         if (r == 0) {
