@@ -130,6 +130,25 @@ static long allocs_for(jdoc_parser *p, heap *h, size_t k)
     return h->calls - before;
 }
 
+/* Small documents (up to 16 KiB) get room for one kernel call, with
+ * headroom: a slightly larger response of the same kind allocates nothing. */
+Test(memory, growth_rule_small)
+{
+    jdoc_kernel_id ids[] = { JDOC_KERNEL_SCALAR, JDOC_KERNEL_AUTO };
+    for (size_t i = 0; i < 2; i++) {
+        heap h = { 0 };
+        jdoc_parser *p = counted(&h, ids[i]);
+        allocs_for(p, &h, 40);   /* 2.9 KB */
+        cr_expect_eq(allocs_for(p, &h, 40), 0, "the same size again allocates nothing");
+        cr_expect_eq(allocs_for(p, &h, 55), 0, "a third larger: no allocation");
+        cr_expect_eq(allocs_for(p, &h, 10), 0, "smaller: nothing");
+        cr_expect_leq(allocs_for(p, &h, 200), 1, "a small document 5 times larger: at most one allocation");
+        cr_expect_eq(allocs_for(p, &h, 200), 0);
+        jdoc_parser_free(p);
+        cr_expect_eq(h.live, 0);
+    }
+}
+
 Test(memory, growth_rule)
 {
     /* a dense document (0.26 entries a byte: denser than the first guess) and

@@ -59,3 +59,4 @@ static inline uint64_t prefix_xor(uint64_t x)
     return (uint64_t)_mm_cvtsi128_si64(r);
 }
 static inline int ctz_nz(uint64_t x) { return __builtin_ctzll(x | 0x8000000000000000ull); }
+static inline uint64_t ctz64(uint64_t x) { return (uint64_t)__builtin_ctzll(x | 0x8000000000000000ull); }

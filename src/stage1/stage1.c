@@ -17,6 +17,7 @@
 #include "internal.h"
 
 #define CHUNK (64u * 1024u)   /* a multiple of 64 */
+#define SMALL_DOC (16u * 1024u) /* bytes: indexed in one kernel call */
 #define MIN_CAP 512u          /* entries: a block of 2.6 KiB */
 
 extern const jdoc_kernel jdoc__kernel_scalar;
@@ -45,14 +46,26 @@ static jdoc_status ix_alloc(jdoc_parser *p, size_t cap, uint32_t keep)
     return JDOC_OK;
 }
 
-/* Room for a document of len bytes at the expected density. */
+/* Room for a document of len bytes at the expected density; a small one is
+ * given room for every byte being an entry, so that the kernel indexes it in
+ * one call (see kernel_chunk), with headroom up to the memory bound of
+ * 2 bytes per input byte plus 64 KiB. */
 static jdoc_status ix_prepare(jdoc_parser *p, size_t len)
 {
+    if (len <= SMALL_DOC) {
+        size_t need = len + 256;
+        if (JDOC_LIKELY(p->ix_cap >= need))
+            return JDOC_OK;
+        size_t cap = need + need / 2, most = (2 * len + 60 * 1024) / 5;
+        if (cap > most)
+            cap = most > need ? most : need;
+        return ix_alloc(p, cap < MIN_CAP ? MIN_CAP : cap, 0);
+    }
     size_t want = len / 6 + 128;
     if (JDOC_LIKELY(p->ix_cap >= want))
         return JDOC_OK;
     want += want / 2;
-    return ix_alloc(p, want < MIN_CAP ? MIN_CAP : want, 0);
+    return ix_alloc(p, want, 0);
 }
 
 /* Run kernel k over json[pos..pos+chunk) (len: the end of the input, start:

@@ -17,6 +17,7 @@
  *                                    64-bit masks over a whole block of NV registers
  *   prefix_xor(x)                    bit i = x[0] ^ ... ^ x[i] (carry-less multiply by ~0)
  *   ctz_nz(x)                        count trailing zeros; any value for x == 0
+ *   ctz64(x)                         the same as a uint64_t (no extension before an index)
  * and optionally, with JDOC_HAVE_FLATTEN defined:
  *   flatten_block(index, tape, bits, v, pos)   the entries of a block (see flatten below)
  */
@@ -27,6 +28,8 @@
 #define JDOC_FN(name) JDOC_CAT(name##_, JDOC_ARCH)
 
 #define NV (64 / VEC_BYTES)
+/* Every loop over the NV registers of a block is unrolled by pragma: left as
+ * a loop, gcc 12 made the loads of a block a memmove into a stack copy (NV = 4). */
 
 /* Character classes by nibble lookup: class = lo[c & 15] & hi[c >> 4].
  *   bit 0  ' '          (hi 2, lo 0)
@@ -99,6 +102,7 @@ static inline __attribute__((always_inline)) uint64_t JDOC_FN(utf8_block)(JDOC_F
     }
     vec prev = t->u8_prev, f = v_splat(0x0f);
     vec e[NV];
+#pragma GCC unroll 4
     for (int k = 0; k < NV; k++) {
         vec cur = v[k];
         vec p1 = v_prev(cur, prev, 1);
@@ -137,7 +141,7 @@ static inline __attribute__((always_inline)) void JDOC_FN(flatten)(uint32_t *out
     int cnt = __builtin_popcountll(bits);
 #define JDOC_PUT(i)                                    \
     do {                                               \
-        int tz = ctz_nz(bits);                         \
+        uint64_t tz = ctz64(bits);                     \
         out[i] = pos + (uint32_t)tz;                   \
         JDOC_TAPE_STORE(tape[i] = p[tz]);              \
         bits &= bits - 1;                              \
@@ -179,16 +183,18 @@ typedef struct JDOC_FN(carry) {
  * over a chunk already known to hold an error.
  */
 static inline __attribute__((always_inline)) int JDOC_FN(block)(JDOC_FN(carry) *s, JDOC_FN(state) *t,
-                                                               const uint8_t *p, uint32_t pos, bool locate,
-                                                               jdoc_status *cls)
+                                                               const uint8_t *p, uint32_t pos, bool utf8,
+                                                               bool locate, jdoc_status *cls)
 {
     vec v[NV];
+#pragma GCC unroll 4
     for (int k = 0; k < NV; k++)
         v[k] = v_load(p + k * VEC_BYTES);
 
     uint64_t bs = blk_eq(v, '\\');
     uint64_t qt = blk_eq(v, '"');
     vec cl[NV];
+#pragma GCC unroll 4
     for (int k = 0; k < NV; k++)
         cl[k] = v_and(v_lookup_lo(t->cls_tbl[0], v[k]), v_lookup16(t->cls_tbl[1], v_shr4(v[k])));
     uint64_t wsop = blk_nonzero(cl);
@@ -239,7 +245,7 @@ static inline __attribute__((always_inline)) int JDOC_FN(block)(JDOC_FN(carry) *
     uint64_t st = (op & ~instr) | (quote & instr) | starts;
 
     int err = 64;
-    if (s->check_utf8) {
+    if (utf8) {
         uint64_t u8 = JDOC_FN(utf8_block)(t, v, locate);
         if (locate && (u8 | ctrl)) {
             /* the first error; on a tie (a control byte that cuts a UTF-8
@@ -320,18 +326,27 @@ static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool las
     }
     jdoc_status cls = JDOC_OK;
 
+    /* the UTF-8 choice and the chunk's base are constants of each loop */
+    const uint32_t base = (uint32_t)s->base;
     size_t i = 0;
-    for (; i < full; i += 64)
-        JDOC_FN(block)(&c, &t, buf + i, (uint32_t)(s->base + i), false, &cls);
-    if (full < len)
-        JDOC_FN(block)(&c, &t, tail, (uint32_t)(s->base + full), false, &cls);
+    if (c.check_utf8) {
+        for (; i < full; i += 64)
+            JDOC_FN(block)(&c, &t, buf + i, base + (uint32_t)i, true, false, &cls);
+        if (full < len)
+            JDOC_FN(block)(&c, &t, tail, base + (uint32_t)full, true, false, &cls);
+    } else {
+        for (; i < full; i += 64)
+            JDOC_FN(block)(&c, &t, buf + i, base + (uint32_t)i, false, false, &cls);
+        if (full < len)
+            JDOC_FN(block)(&c, &t, tail, base + (uint32_t)full, false, false, &cls);
+    }
 
     bool bad = c.ctrl || v_any(t.u8_err);
     if (JDOC_UNLIKELY(bad)) {
         /* again from the chunk's start, block by block, to say where */
         JDOC_FN(start)(s, &t, &c);
         for (i = 0; i < len; i += 64) {
-            int at = JDOC_FN(block)(&c, &t, i < full ? buf + i : tail, (uint32_t)(s->base + i), true, &cls);
+            int at = JDOC_FN(block)(&c, &t, i < full ? buf + i : tail, base + (uint32_t)i, c.check_utf8, true, &cls);
             if (at < 64) {
                 s->code = cls;
                 s->offset = s->base + i + (size_t)at;
@@ -375,6 +390,7 @@ static inline __attribute__((always_inline)) uint64_t JDOC_FN(brackets)(const ui
 {
     const vec lower = v_splat(0x20);
     vec v[NV];
+#pragma GCC unroll 4
     for (int k = 0; k < NV; k++)
         v[k] = v_or(v_load(tape + e + (uint32_t)k * VEC_BYTES), lower);
     uint64_t m = blk_eq(v, '{') | blk_eq(v, '}');
