@@ -105,6 +105,23 @@ Test(errors, fetch_many_on_a_malformed_object)
         jdoc_path_free(paths[i]);
 }
 
+/* Answer: a closing bracket, ',' or ':' where a value should start is
+ * JDOC_ERR_SYNTAX for the element or member there and for any after it. */
+Test(errors, no_value_where_one_starts)
+{
+    static const struct { const char *doc, *ptr; } c[] = {
+        { "[1,]", "/1" },          { "[1,]", "/2" },      { "[[1,],2]", "/0/1" },
+        { "{\"a\":[1,]}", "/a/1" }, { "[1,,2]", "/2" },    { "[1,:]", "/1" },
+        { "{\"a\":1,\"b\":[7,]}", "/b/1" },
+    };
+    for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
+        jdoc_doc *d = open_doc(c[k].doc);
+        jdoc_value v;
+        jdoc_status st = jdoc_pointer(jdoc_root(d), c[k].ptr, strlen(c[k].ptr), &v);
+        cr_expect_eq(st, JDOC_ERR_SYNTAX, "%s %s: %s", c[k].doc, c[k].ptr, jdoc_status_str(st));
+    }
+}
+
 /* Answer: ".." needs the parent; in a malformed container the parent is not
  * found and ".." is JDOC_ERR_NOT_FOUND; so is ".." from the root. */
 Test(errors, parent_in_a_malformed_container)

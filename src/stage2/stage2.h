@@ -43,14 +43,14 @@ jdoc_status jdoc__walk(const jdoc_doc *d, uint32_t from, const jdoc_step *steps,
 
 /* The entry after the value that starts at entry v, or UINT32_MAX when the
  * entry at v cannot start a value. */
+enum { VCLS_ONE, VCLS_CONTAINER, VCLS_BAD };
+extern const uint8_t jdoc__vcls[256];   /* tape byte -> VCLS_*: { [ | } ] , : | the rest */
 static inline uint32_t jdoc__skip(const jdoc_doc *d, uint32_t v)
 {
-    char c = jdoc__ch(d, v);
-    if (c == '{' || c == '[')
-        return jdoc__close(d, v) + 1;
-    if (c == '}' || c == ']' || c == ',' || c == ':')
-        return UINT32_MAX;
-    return v + 1;
+    uint8_t k = jdoc__vcls[d->tape[v]];
+    if (JDOC_LIKELY(k == VCLS_ONE))
+        return v + 1;
+    return k == VCLS_CONTAINER ? jdoc__close(d, v) + 1 : UINT32_MAX;
 }
 
 /* End (exclusive) of the raw body of the string whose opening quote is entry e. */

@@ -35,7 +35,11 @@ bool jdoc__key_eq(const jdoc_doc *d, uint32_t k, const jdoc_step *s)
     return raw_key_eq(d->json + b, jdoc__string_end(d, k) - b, jdoc__str_escaped(d, k), s);
 }
 
-/* Which bit of a 32-bit summary a key of raw length n, first byte c, sets. */
+const uint8_t jdoc__vcls[256] = { ['{'] = VCLS_CONTAINER, ['['] = VCLS_CONTAINER, ['}'] = VCLS_BAD,
+                                  [']'] = VCLS_BAD, [','] = VCLS_BAD, [':'] = VCLS_BAD };
+
+/* Which bit of a 32-bit summary a key of raw length n, first byte c (for
+ * n == 0, the closing quote), sets. */
 static inline uint32_t key_bit(size_t n, uint8_t c) { return 1u << ((n * 5 + c) & 31); }
 
 /* Member of object o whose key matches s: its value entry in *out. Members
@@ -48,36 +52,50 @@ static jdoc_status scan_keys(const jdoc_doc *d, uint32_t o, uint32_t from, uint3
 {
     const uint8_t *tape = d->tape;
     const uint32_t *ix = d->index;
+    const char *json = d->json;
+    const size_t klen = s->klen;
     for (uint32_t i = from;;) {
         /* a key ('"', or ' ' when it holds a backslash) and a ':' */
-        if (JDOC_UNLIKELY((tape[i] | 2) != '"' || tape[i + 1] != ':'))
+        uint8_t kt = tape[i];
+        if (JDOC_UNLIKELY((kt | 2) != '"' || tape[i + 1] != ':'))
             return JDOC_ERR_SYNTAX;
-        uint32_t v = i + 2, next = jdoc__skip(d, v);
-        if (JDOC_UNLIKELY(next == UINT32_MAX))
+        uint32_t v = i + 2, next;
+        uint8_t vk = jdoc__vcls[tape[v]];
+        if (JDOC_LIKELY(vk == VCLS_ONE))
+            next = v + 1;
+        else if (vk == VCLS_CONTAINER)
+            next = ix[v] + 1;
+        else
             return JDOC_ERR_SYNTAX;
         /* the key's end: its closing quote is right before the ':' unless
          * there is whitespace between */
-        const char *raw = d->json + ix[i] + 1;
+        const char *raw = json + ix[i] + 1;
         uint32_t q = ix[i + 1];
-        while (d->json[q - 1] != '"')
+        while (JDOC_UNLIKELY(json[q - 1] != '"'))
             q--;
-        size_t rawlen = (size_t)(d->json + q - 1 - raw);
-        bool esc = tape[i] == ' ';
-        if (raw_key_eq(raw, rawlen, esc, s)) {
-            atomic_store_explicit((_Atomic uint64_t *)&d->hint, (uint64_t)o << 32 | i, memory_order_relaxed);
-            atomic_store_explicit((_Atomic uint64_t *)&d->hint_seen, (uint64_t)i << 32 | seen, memory_order_relaxed);
-            *out = v;
-            return JDOC_OK;
+        size_t rawlen = (size_t)(json + q - 1 - raw);
+        if (JDOC_LIKELY(kt == '"')) {
+            if (rawlen == klen && jdoc__bytes_eq(raw, s->key, rawlen))
+                goto found;
+            seen |= key_bit(rawlen, (uint8_t)raw[0]);
+        } else {
+            if (raw_key_eq(raw, rawlen, true, s))
+                goto found;
+            seen = ~0u;
         }
-        seen |= esc ? ~0u : key_bit(rawlen, rawlen ? (uint8_t)raw[0] : 0);
-        char c = (char)tape[next];
-        if (c == '}')
-            return JDOC_ERR_NOT_FOUND;
-        if (c != ',')
-            return JDOC_ERR_SYNTAX;
-        i = next + 1;
-        if (i == end)
-            return JDOC_ERR_NOT_FOUND;
+        uint8_t c = tape[next];
+        if (JDOC_LIKELY(c == ',')) {
+            i = next + 1;
+            if (i == end)
+                return JDOC_ERR_NOT_FOUND;
+            continue;
+        }
+        return c == '}' ? JDOC_ERR_NOT_FOUND : JDOC_ERR_SYNTAX;
+    found:
+        atomic_store_explicit((_Atomic uint64_t *)&d->hint, (uint64_t)o << 32 | i, memory_order_relaxed);
+        atomic_store_explicit((_Atomic uint64_t *)&d->hint_seen, (uint64_t)i << 32 | seen, memory_order_relaxed);
+        *out = v;
+        return JDOC_OK;
     }
 }
 
@@ -102,7 +120,7 @@ static jdoc_status find_key(const jdoc_doc *d, uint32_t o, const jdoc_step *s, u
     if ((uint32_t)(h >> 32) == o && k > i) {
         uint64_t w = atomic_load_explicit((_Atomic uint64_t *)&d->hint_seen, memory_order_relaxed);
         uint32_t seen = (uint32_t)w;
-        if ((uint32_t)(w >> 32) == k && !(seen & key_bit(s->klen, s->klen ? (uint8_t)s->key[0] : 0)))
+        if ((uint32_t)(w >> 32) == k && !(seen & key_bit(s->klen, s->klen ? (uint8_t)s->key[0] : '"')))
             return scan_keys(d, o, k, UINT32_MAX, seen, s, out);
     }
     return scan_keys(d, o, i, UINT32_MAX, 0, s, out);
