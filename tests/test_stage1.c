@@ -57,6 +57,39 @@ done:
     jdoc_parser_free(pk);
 }
 
+/* Every byte value in every kind of place, at every position in a block:
+ * outside strings (between tokens, inside a scalar, as the whole input),
+ * inside strings and after a backslash. The class lookups must agree with
+ * the scalar kernel on all 256 (0x0C and 0x1A look like ',' and ':' to a
+ * nibble lookup of the byte with bit 5 set). */
+ParameterizedTestParameters(stage1, every_byte_everywhere)
+{
+    static jdoc_kernel_id ids[] = { JDOC_KERNEL_SSE42, JDOC_KERNEL_AVX2, JDOC_KERNEL_AVX512 };
+    return cr_make_param_array(jdoc_kernel_id, ids, sizeof ids / sizeof *ids);
+}
+ParameterizedTest(jdoc_kernel_id *id, stage1, every_byte_everywhere)
+{
+    if (!jdoc_kernel_supported(*id))
+        cr_skip_test("kernel %s: %s", jdoc_kernel_id_name(*id),
+                     jdoc_kernel_compiled(*id) ? "not supported by this CPU/OS" : "not compiled in");
+    static const char *const ctx[] = { "[X]", "[1X2]", "{\"a\":X}", "X", "[\"aXb\"]", "[1 ,X, 2]", "[\"\\X\"]", "X1" };
+    jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR), *pk = tu_parser(*id);
+    cr_assert(ps && pk);
+    char why[256], buf[96];
+    for (size_t c = 0; c < sizeof ctx / sizeof *ctx; c++)
+        for (int b = 0; b < 256; b++)
+            for (size_t pad = 0; pad < 64; pad += 1 + (pad >= 8) * 6) {
+                size_t n = pad;
+                memset(buf, ' ', pad);
+                for (const char *t = ctx[c]; *t; t++)
+                    buf[n++] = *t == 'X' ? (char)b : *t;
+                if (!same(ps, pk, buf, n, why, sizeof why))
+                    cr_assert_fail("byte 0x%02x in %s after %zu spaces: %s", b, ctx[c], pad, why);
+            }
+    jdoc_parser_free(ps);
+    jdoc_parser_free(pk);
+}
+
 /* Inputs without stage-1 errors, in quantity: the kernels' index, tape and
  * jump table are compared on every one (the random inputs above are mostly
  * errors, where only the error is compared). */

@@ -28,6 +28,11 @@ static inline uint64_t blk_eq(const vec *v, uint8_t c)
     vec s = v_splat(c);
     return blk_mask(_mm256_cmpeq_epi8(v[0], s), _mm256_cmpeq_epi8(v[1], s));
 }
+/* a[k] == b[k] bytewise */
+static inline uint64_t blk_eqv(const vec *a, const vec *b)
+{
+    return blk_mask(_mm256_cmpeq_epi8(a[0], b[0]), _mm256_cmpeq_epi8(a[1], b[1]));
+}
 static inline uint64_t blk_le(const vec *v, uint8_t c)
 {
     vec s = v_splat(c);

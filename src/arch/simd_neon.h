@@ -37,6 +37,11 @@ static inline uint64_t blk_eq(const vec *v, uint8_t c)
     vec s = v_splat(c);
     return blk_mask(vceqq_u8(v[0], s), vceqq_u8(v[1], s), vceqq_u8(v[2], s), vceqq_u8(v[3], s));
 }
+/* a[k] == b[k] bytewise */
+static inline uint64_t blk_eqv(const vec *a, const vec *b)
+{
+    return blk_mask(vceqq_u8(a[0], b[0]), vceqq_u8(a[1], b[1]), vceqq_u8(a[2], b[2]), vceqq_u8(a[3], b[3]));
+}
 static inline uint64_t blk_le(const vec *v, uint8_t c)
 {
     vec s = v_splat(c);

@@ -29,6 +29,12 @@ static inline uint64_t blk_eq(const vec *v, uint8_t c)
     return blk_mask(_mm_cmpeq_epi8(v[0], s), _mm_cmpeq_epi8(v[1], s), _mm_cmpeq_epi8(v[2], s),
                     _mm_cmpeq_epi8(v[3], s));
 }
+/* a[k] == b[k] bytewise */
+static inline uint64_t blk_eqv(const vec *a, const vec *b)
+{
+    return blk_mask(_mm_cmpeq_epi8(a[0], b[0]), _mm_cmpeq_epi8(a[1], b[1]), _mm_cmpeq_epi8(a[2], b[2]),
+                    _mm_cmpeq_epi8(a[3], b[3]));
+}
 static inline uint64_t blk_le(const vec *v, uint8_t c)
 {
     vec s = v_splat(c);

@@ -13,8 +13,8 @@
  *   v_table(t[16])                   a 16-byte table in every 128-bit lane
  *   v_lookup_lo(table, v)            table[v & 15] for v < 0x80 (anything for v >= 0x80 that
  *                                    ANDs to 0 with the high-nibble class of such bytes)
- *   blk_eq(v, c) blk_le(v, c) blk_ge(v, c) blk_nonzero(v) blk_high(v) blk_ascii(v)
- *                                    64-bit masks over a whole block of NV registers
+ *   blk_eq(v, c) blk_le(v, c) blk_nonzero(v) blk_ascii(v)
+ *   blk_eqv(a, b)                    64-bit masks over a whole block of NV registers
  *   prefix_xor(x)                    bit i = x[0] ^ ... ^ x[i] (carry-less multiply by ~0)
  *   ctz_nz(x)                        count trailing zeros; any value for x == 0
  *   ctz64(x)                         the same as a uint64_t (no extension before an index)
@@ -31,17 +31,14 @@
 /* Every loop over the NV registers of a block is unrolled by pragma: left as
  * a loop, gcc 12 made the loads of a block a memmove into a stack copy (NV = 4). */
 
-/* Character classes by nibble lookup: class = lo[c & 15] & hi[c >> 4].
- *   bit 0  ' '          (hi 2, lo 0)
- *   bit 1  \t \n \r     (hi 0, lo 9 a d)
- *   bit 5  ,            (hi 2, lo c)
- *   bit 6  :            (hi 3, lo a)
- *   bit 7  [ ] { }      (hi 5 7, lo b d)
- * Each class is a product of a high-nibble set and a low-nibble set, so the
- * AND of the two lookups is exact. Then: whitespace or operator = class != 0,
- * operator = class >= 0x20, bracket = bit 7 (a sign-bit mask, no compare). */
-static const uint8_t JDOC_FN(cls_lo)[16] = { 0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x42, 0x80, 0x20, 0x82, 0, 0 };
-static const uint8_t JDOC_FN(cls_hi)[16] = { 0x02, 0, 0x21, 0x40, 0, 0x80, 0, 0x80, 0, 0, 0, 0, 0, 0, 0, 0 };
+/* Whitespace and operators, each by one lookup on the low nibble and a
+ * compare (for a byte >= 0x80 the lookup gives 0 or a byte < 0x80: no match):
+ *   whitespace  ws[c & 15] == c          ' ' (0x20) \t (0x09) \n (0x0A) \r (0x0D)
+ *   operator    op[c & 15] == (c | 0x20) , (0x2C) : (0x3A) { [ (0x7B 0x5B) } ] (0x7D 0x5D)
+ *               and c >= 0x20            (0x0C and 0x1A also fold to , and :)
+ * The other entries are 0, which no byte with that low nibble equals. */
+static const uint8_t JDOC_FN(ws_lo)[16] = { 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0x09, 0x0A, 0, 0, 0x0D, 0, 0 };
+static const uint8_t JDOC_FN(op_lo)[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x3A, 0x7B, 0x2C, 0x7D, 0, 0 };
 
 /*
  * UTF-8 by three nibble lookups (Keiser and Lemire, "Validating UTF-8 in
@@ -75,7 +72,7 @@ static const uint8_t JDOC_FN(u8_cur_hi)[16] = {
 };
 
 typedef struct JDOC_FN(state) {
-    vec u8_tbl[3], cls_tbl[2];
+    vec u8_tbl[3], ws_tbl, op_tbl;
     vec u8_err, u8_prev, u8_max;
     uint64_t u8_inc;
 } JDOC_FN(state);
@@ -128,10 +125,29 @@ static inline __attribute__((always_inline)) uint64_t JDOC_FN(utf8_block)(JDOC_F
  * kernel passes the input's last block in a padded copy). A primitives header that has a
  * faster way (a byte compress) defines JDOC_HAVE_FLATTEN and its own
  * flatten_block(index, tape, bits, v, pos). */
-#ifndef JDOC_TAPE_STORE
-#define JDOC_TAPE_STORE(x) x
-#endif
 #ifndef JDOC_HAVE_FLATTEN
+/* Eight entries: their offsets stored one by one, their tape bytes gathered
+ * into one word and stored at once (a byte store for each entry cost 17% of
+ * the AVX2 kernel's time; this, half of that). Byte i of the word is entry i
+ * in memory: little-endian only. */
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "stage1_impl.h: the tape is stored a word at a time, little-endian"
+#endif
+static inline __attribute__((always_inline)) uint64_t JDOC_FN(put8)(uint32_t *out, uint8_t *tape, uint64_t bits,
+                                                                   const uint8_t *p, uint32_t pos)
+{
+    uint64_t t8 = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++) {
+        uint64_t tz = ctz64(bits);
+        out[i] = pos + (uint32_t)tz;
+        t8 |= (uint64_t)p[tz] << (8 * i);
+        bits &= bits - 1;
+    }
+    memcpy(tape, &t8, 8);
+    return bits;
+}
+
 static inline __attribute__((always_inline)) void JDOC_FN(flatten)(uint32_t *out, uint8_t *tape, uint64_t bits,
                                                                   const uint8_t *p, const vec *v, uint32_t pos)
 {
@@ -139,22 +155,12 @@ static inline __attribute__((always_inline)) void JDOC_FN(flatten)(uint32_t *out
     if (!bits)
         return;   /* inside a long string: nothing to write */
     int cnt = __builtin_popcountll(bits);
-#define JDOC_PUT(i)                                    \
-    do {                                               \
-        uint64_t tz = ctz64(bits);                     \
-        out[i] = pos + (uint32_t)tz;                   \
-        JDOC_TAPE_STORE(tape[i] = p[tz]);              \
-        bits &= bits - 1;                              \
-    } while (0)
-    JDOC_PUT(0); JDOC_PUT(1); JDOC_PUT(2); JDOC_PUT(3);
-    JDOC_PUT(4); JDOC_PUT(5); JDOC_PUT(6); JDOC_PUT(7);
+    bits = JDOC_FN(put8)(out, tape, bits, p, pos);
     if (JDOC_UNLIKELY(cnt > 8)) {
-        JDOC_PUT(8); JDOC_PUT(9); JDOC_PUT(10); JDOC_PUT(11);
-        JDOC_PUT(12); JDOC_PUT(13); JDOC_PUT(14); JDOC_PUT(15);
-        for (int i = 16; bits; i++)
-            JDOC_PUT(i);
+        bits = JDOC_FN(put8)(out + 8, tape + 8, bits, p, pos);
+        for (int i = 16; bits; i += 8)
+            bits = JDOC_FN(put8)(out + i, tape + i, bits, p, pos);
     }
-#undef JDOC_PUT
 }
 #else
 static inline __attribute__((always_inline)) void JDOC_FN(flatten)(uint32_t *out, uint8_t *tape, uint64_t bits,
@@ -193,12 +199,18 @@ static inline __attribute__((always_inline)) int JDOC_FN(block)(JDOC_FN(carry) *
 
     uint64_t bs = blk_eq(v, '\\');
     uint64_t qt = blk_eq(v, '"');
-    vec cl[NV];
+    uint64_t ctl = blk_le(v, 0x1f);   /* control characters */
+    vec x[NV], y[NV];   /* one class at a time: fewer registers live */
+#pragma GCC unroll 4
+    for (int k = 0; k < NV; k++) {
+        x[k] = v_lookup_lo(t->op_tbl, v[k]);
+        y[k] = v_or(v[k], v_splat(0x20));
+    }
+    uint64_t op = blk_eqv(x, y) & ~ctl;
 #pragma GCC unroll 4
     for (int k = 0; k < NV; k++)
-        cl[k] = v_and(v_lookup_lo(t->cls_tbl[0], v[k]), v_lookup16(t->cls_tbl[1], v_shr4(v[k])));
-    uint64_t wsop = blk_nonzero(cl);
-    uint64_t op = blk_ge(cl, 0x20);
+        x[k] = v_lookup_lo(t->ws_tbl, v[k]);
+    uint64_t wsop = blk_eqv(x, v) | op;
 
     /*
      * Escaped bytes: those after an odd-length run of backslashes.
@@ -233,7 +245,7 @@ static inline __attribute__((always_inline)) int JDOC_FN(block)(JDOC_FN(carry) *
     uint64_t instr = prefix_xor(quote) ^ s->in_string;
     s->in_string = (uint64_t)((int64_t)instr >> 63);
 
-    uint64_t ctrl = blk_le(v, 0x1f) & instr;   /* control characters in strings */
+    uint64_t ctrl = ctl & instr;   /* control characters in strings */
     s->ctrl |= ctrl;
 
     /* scalar bytes: outside strings, not whitespace, operator or quote;
@@ -288,8 +300,8 @@ static inline __attribute__((always_inline)) void JDOC_FN(start)(const jdoc_s1 *
     t->u8_tbl[0] = v_table(JDOC_FN(u8_prev_hi));
     t->u8_tbl[1] = v_table(JDOC_FN(u8_prev_lo));
     t->u8_tbl[2] = v_table(JDOC_FN(u8_cur_hi));
-    t->cls_tbl[0] = v_table(JDOC_FN(cls_lo));
-    t->cls_tbl[1] = v_table(JDOC_FN(cls_hi));
+    t->ws_tbl = v_table(JDOC_FN(ws_lo));
+    t->op_tbl = v_table(JDOC_FN(op_lo));
     {
         /* incomplete if the last byte >= C0, the one before >= E0, the one before that >= F0 */
         uint8_t m[VEC_BYTES];
