@@ -176,9 +176,8 @@ static inline __attribute__((always_inline)) void JDOC_FN(flatten)(uint32_t *out
 /* Carried from block to block, kept in registers within one kernel call. */
 typedef struct JDOC_FN(carry) {
     uint64_t escaped, in_string, scalar, ctrl;
-    uint32_t n;
-    uint32_t *index;
-    uint8_t *tape;
+    uint32_t *out;   /* where the next entry goes: index + n */
+    uint8_t *tp;     /* and its tape byte: tape + n */
     bool check_utf8;
 } JDOC_FN(carry);
 
@@ -271,9 +270,11 @@ static inline __attribute__((always_inline)) int JDOC_FN(block)(JDOC_FN(carry) *
         *cls = JDOC_ERR_SYNTAX;
     }
 
-    uint32_t n = s->n;
-    JDOC_FN(flatten)(s->index + n, s->tape + n, st, p, v, pos);
-    s->n = n + (uint32_t)__builtin_popcountll(st);
+    uint8_t *tp = s->tp;
+    JDOC_FN(flatten)(s->out, tp, st, p, v, pos);
+    uint32_t cnt = (uint32_t)__builtin_popcountll(st);
+    s->out += cnt;
+    s->tp = tp + cnt;
 
     /* A string holding a backslash: its opening quote's tape byte becomes
      * ' '. Within a string there is no entry, so the entry before a
@@ -286,7 +287,7 @@ static inline __attribute__((always_inline)) int JDOC_FN(block)(JDOC_FN(carry) *
     while (JDOC_UNLIKELY(bsin)) {
         uint64_t low = bsin & (0 - bsin);
         uint64_t below = low - 1;
-        s->tape[n + (uint32_t)__builtin_popcountll(st & below) - 1] = ' ';
+        tp[__builtin_popcountll(st & below) - 1] = ' ';   /* [-1]: a string from an earlier block */
         uint64_t later = st & ~below & ~low;
         bsin = later ? bsin & (0 - (later & (0 - later))) : 0;
     }
@@ -314,7 +315,7 @@ static inline __attribute__((always_inline)) void JDOC_FN(start)(const jdoc_s1 *
     t->u8_err = v_splat(0);
     t->u8_prev = v_load(s->prev + 64 - VEC_BYTES);
     t->u8_inc = s->utf8_inc;
-    *c = (JDOC_FN(carry)){ s->escaped, s->in_string, s->scalar, 0, s->n, s->index, s->tape, s->check_utf8 };
+    *c = (JDOC_FN(carry)){ s->escaped, s->in_string, s->scalar, 0, s->index + s->n, s->tape + s->n, s->check_utf8 };
 }
 
 static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
@@ -379,7 +380,7 @@ static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool las
     s->escaped = c.escaped;
     s->in_string = c.in_string;
     s->scalar = c.scalar;
-    s->n = c.n;
+    s->n = (uint32_t)(c.out - s->index);
     memcpy(s->prev + 64 - VEC_BYTES, &t.u8_prev, VEC_BYTES);
     s->utf8_inc = t.u8_inc;
     if (s->code != JDOC_OK)
