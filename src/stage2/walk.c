@@ -303,10 +303,12 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
      * reject almost every (member, path) pair without touching the key */
     uint32_t klen[64];
     uint8_t k0[64];
+    uint64_t lens = 0;   /* bit klen & 63 of every first step: a key of no such length is none of them */
     for (uint64_t m = pending; m; m &= m - 1) {
         int k = __builtin_ctzll(m);
         klen[k] = paths[k]->steps[0].klen;
         k0[k] = klen[k] ? (uint8_t)paths[k]->steps[0].key[0] : 0;
+        lens |= 1ull << (klen[k] & 63);
     }
     const char *json = d->json;
     const uint32_t *ix = d->index;
@@ -326,13 +328,17 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
         while (json[q - 1] != '"')   /* the closing quote, before the ':' */
             q--;
         size_t rawlen = (size_t)(json + q - 1 - raw);
-        uint8_t r0 = (uint8_t)raw[0];
-        for (uint64_t m = pending; m; m &= m - 1) {
+        /* a key without a backslash is its bytes: only a step of its length
+         * can be it; one with a backslash decodes to at most its length */
+        bool esc = tape[i] == ' ';
+        uint64_t cand = esc || (lens >> (rawlen & 63) & 1) ? pending : 0;
+        uint8_t r0 = cand ? (uint8_t)raw[0] : 0;
+        for (uint64_t m = cand; m; m &= m - 1) {
             int k = __builtin_ctzll(m);
-            if (rawlen == klen[k] ? r0 != k0[k] && klen[k] : rawlen < klen[k] || (r0 != k0[k] && r0 != '\\'))
+            if (esc ? rawlen < klen[k] || (klen[k] && r0 != k0[k] && r0 != '\\') : rawlen != klen[k] || (klen[k] && r0 != k0[k]))
                 continue;
             const jdoc_path *p = paths[k];
-            if (!raw_key_eq(raw, rawlen, tape[i] == ' ', &p->steps[0]))
+            if (!raw_key_eq(raw, rawlen, esc, &p->steps[0]))
                 continue;
             pending &= ~(1ull << k);
             uint32_t at;
