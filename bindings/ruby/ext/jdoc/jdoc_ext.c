@@ -37,7 +37,16 @@
 static VALUE mJdoc, cDoc, cPath, cPool, eError, eParseError, ePathError;
 static ID id_pool, id_pointer, id_oj_compat, id_alive_p, iv_offset, iv_line, iv_column, iv_path, iv_where;
 static rb_encoding *enc_utf8, *enc_ascii, *enc_binary;
-static int enc_utf8_index;
+static int enc_utf8_index, enc_ascii_index, enc_binary_index;
+
+/* Is the String in UTF-8, US-ASCII or ASCII-8BIT? Read from the object's
+ * flags, without rb_enc_get's two calls; an index kept outside the flags
+ * (ENCODING_INLINE_MAX) answers false, and the caller asks rb_enc_get. */
+static inline bool utf8_compatible_index(VALUE str)
+{
+    int i = RB_ENCODING_GET_INLINED(str);
+    return i == enc_utf8_index || i == enc_ascii_index || i == enc_binary_index;
+}
 
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                   */
@@ -642,6 +651,8 @@ static jdoc_status parse(pparser *pp, const char *s, size_t n, jdoc_doc **d)
 static VALUE utf8_input(VALUE json)
 {
     StringValue(json);
+    if (utf8_compatible_index(json))
+        return json;
     rb_encoding *e = rb_enc_get(json);
     if (e != enc_utf8 && e != enc_ascii && e != enc_binary)
         json = rb_str_encode(json, rb_enc_from_encoding(enc_utf8), 0, Qnil);
@@ -699,6 +710,8 @@ static VALUE path_alloc(VALUE klass)
  * that its bytes never go to jdoc as they are. */
 static VALUE path_text(VALUE expr)
 {
+    if (utf8_compatible_index(expr))
+        return expr;
     rb_encoding *e = rb_enc_get(expr);
     if (e == enc_utf8 || e == enc_ascii || e == enc_binary)
         return expr;
@@ -1715,6 +1728,8 @@ void Init_jdoc_ext(void)
 {
     enc_utf8 = rb_utf8_encoding();
     enc_utf8_index = rb_utf8_encindex();
+    enc_ascii_index = rb_usascii_encindex();
+    enc_binary_index = rb_ascii8bit_encindex();
     enc_ascii = rb_usascii_encoding();
     enc_binary = rb_ascii8bit_encoding();
     id_pool = rb_intern("__jdoc_parser_pool__");
