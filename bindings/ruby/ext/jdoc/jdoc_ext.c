@@ -537,13 +537,76 @@ struct jx_pool {
     bool orphan;       /* the Ruby object was freed */
     pparser *fetch;    /* Jdoc.fetch's own parser: no checkout, no rb_ensure */
     VALUE cache;       /* Hash: Oj path String -> Jdoc::Path */
+    struct pcache *pc; /* Doc#fetch's String paths, compiled (NULL until used) */
 };
 typedef jx_pool pool;
 
+/* The String paths of Doc#fetch and the other (path = nil) methods, compiled
+ * once: a direct-mapped table keyed by the path's bytes, in C memory (no Ruby
+ * object, no GC work; a miss costs one jdoc_path_compile, about what
+ * jdoc_fetch spends parsing the path each time). It lives in the pool struct,
+ * which every open document of the pool holds a reference to, so a document
+ * used from another fiber of its thread (or adopted by another thread after
+ * its owner died) still finds it; it is only read and written with the GVL
+ * held, by code that neither calls Ruby nor releases the GVL. */
+#define PC_SLOTS 64
+#define PC_KEY 56
+struct pcache {
+    struct pc_entry {
+        jdoc_path *p;
+        uint32_t len;
+        char key[PC_KEY];
+    } e[PC_SLOTS];
+};
+
+static inline unsigned pc_slot(const char *s, size_t n)
+{
+    uint64_t a = 0, b = 0;
+    memcpy(&a, s, n < 8 ? n : 8);
+    if (n > 8)
+        memcpy(&b, s + n - 8, 8);
+    uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ ((uint64_t)n * 0x165667B19E3779F9ull);
+    return (unsigned)(h >> 58);   /* 6 bits: PC_SLOTS */
+}
+
+/* The compiled form of Oj path s[0..n) (no NUL inside), or NULL when it is
+ * not cached (too long, empty, malformed, or out of memory): the caller then
+ * takes jdoc_fetch, which gives the same answer and the same error. Never
+ * raises or allocates Ruby objects. */
+static const jdoc_path *pc_get(pool *pl, const char *s, size_t n)
+{
+    if (n == 0 || n > PC_KEY)
+        return NULL;
+    if (!pl->pc && !(pl->pc = calloc(1, sizeof *pl->pc)))
+        return NULL;
+    struct pc_entry *e = &pl->pc->e[pc_slot(s, n)];
+    if (e->p && e->len == n && memcmp(e->key, s, n) == 0)
+        return e->p;
+    jdoc_path *p = jdoc_path_compile(s, n, JDOC_SYNTAX_OJ, NULL);
+    if (!p)
+        return NULL;
+    jdoc_path_free(e->p);
+    e->p = p;
+    e->len = (uint32_t)n;
+    memcpy(e->key, s, n);
+    return p;
+}
+
+static void pc_free(struct pcache *pc)
+{
+    if (!pc)
+        return;
+    for (int i = 0; i < PC_SLOTS; i++)
+        jdoc_path_free(pc->e[i].p);
+    free(pc);
+}
+
 static void pool_unref(pool *pl)
 {
-    if (--pl->refs == 0)
+    if (--pl->refs == 0) {
+        pc_free(pl->pc);
         xfree(pl);
+    }
 }
 
 static void pool_mark(void *x) { rb_gc_mark(((pool *)x)->cache); }
@@ -568,6 +631,8 @@ static size_t pool_memsize(const void *x)
         n += pl->p[i]->live;
     if (pl->fetch)
         n += pl->fetch->live;
+    if (pl->pc)
+        n += sizeof *pl->pc;   /* and its compiled paths, small */
     return n;
 }
 
@@ -969,8 +1034,13 @@ static bool lookup(rdoc *r, const pref *pr, jdoc_value *out)
         st = jdoc_pointer(here(r), pr->s, pr->len, out);
     else if (r->c && has_dotdot(pr->s, pr->len))
         st = jdoc_cursor_fetch(r->c, pr->s, out);   /* ".." climbs the cursor's path */
-    else   /* the same answer; jdoc_fetch's member search is faster than the cursor's */
-        st = jdoc_fetch(here(r), pr->s, out);
+    else {
+        /* the same answer; jdoc_fetch's member search is faster than the
+         * cursor's, and jdoc_fetch is jdoc__path_parse + the walk that
+         * jdoc_fetch_path does with the compiled steps */
+        const jdoc_path *cp = r->home ? pc_get(r->home, pr->s, pr->len) : NULL;
+        st = cp ? jdoc_fetch_path(here(r), cp, out) : jdoc_fetch(here(r), pr->s, out);
+    }
     if (st == JDOC_OK)
         return true;
     if (st == JDOC_ERR_NOT_FOUND || st == JDOC_ERR_DEPTH)
