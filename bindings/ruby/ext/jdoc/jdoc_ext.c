@@ -885,13 +885,26 @@ static void trim_cache(pool *pl, int more)
         rb_hash_clear(pl->cache);
 }
 
+/* StringValueCStr of a path from path_text (one byte per code unit): what
+ * rb_string_value_cstr checks (no NUL inside, a NUL after the last byte),
+ * without its rb_enc_get; a String that fails either check goes through
+ * StringValueCStr itself, which raises or writes the terminator as before. */
+static inline const char *path_cstr(VALUE path)
+{
+    const char *s = RSTRING_PTR(path);
+    long n = RSTRING_LEN(path);
+    if (utf8_compatible_index(path) && s && !memchr(s, 0, (size_t)n) && s[n] == '\0')
+        return s;
+    return StringValueCStr(path);
+}
+
 static void pref_of(VALUE path, jdoc_syntax str_syn, pref *pr)
 {
     pr->obj = path;
     if (RB_TYPE_P(path, T_STRING)) {
         path = pr->obj = path_text(path);   /* kept alive by pr, on the caller's stack */
         /* the Oj functions take NUL-terminated paths; pointers have a length */
-        pr->s = str_syn == JDOC_SYNTAX_OJ ? StringValueCStr(path) : RSTRING_PTR(path);
+        pr->s = str_syn == JDOC_SYNTAX_OJ ? path_cstr(path) : RSTRING_PTR(path);
         pr->len = (size_t)RSTRING_LEN(path);
         pr->syn = str_syn;
         pr->compiled = NULL;
