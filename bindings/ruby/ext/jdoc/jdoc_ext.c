@@ -37,7 +37,16 @@
 static VALUE mJdoc, cDoc, cPath, cPool, eError, eParseError, ePathError;
 static ID id_pool, id_pointer, id_oj_compat, id_alive_p, iv_offset, iv_line, iv_column, iv_path, iv_where;
 static rb_encoding *enc_utf8, *enc_ascii, *enc_binary;
-static int enc_utf8_index;
+static int enc_utf8_index, enc_ascii_index, enc_binary_index;
+
+/* Is the String in UTF-8, US-ASCII or ASCII-8BIT? Read from the object's
+ * flags, without rb_enc_get's two calls; an index kept outside the flags
+ * (ENCODING_INLINE_MAX) answers false, and the caller asks rb_enc_get. */
+static inline bool utf8_compatible_index(VALUE str)
+{
+    int i = RB_ENCODING_GET_INLINED(str);
+    return i == enc_utf8_index || i == enc_ascii_index || i == enc_binary_index;
+}
 
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                   */
@@ -528,13 +537,76 @@ struct jx_pool {
     bool orphan;       /* the Ruby object was freed */
     pparser *fetch;    /* Jdoc.fetch's own parser: no checkout, no rb_ensure */
     VALUE cache;       /* Hash: Oj path String -> Jdoc::Path */
+    struct pcache *pc; /* Doc#fetch's String paths, compiled (NULL until used) */
 };
 typedef jx_pool pool;
 
+/* The String paths of Doc#fetch and the other (path = nil) methods, compiled
+ * once: a direct-mapped table keyed by the path's bytes, in C memory (no Ruby
+ * object, no GC work; a miss costs one jdoc_path_compile, about what
+ * jdoc_fetch spends parsing the path each time). It lives in the pool struct,
+ * which every open document of the pool holds a reference to, so a document
+ * used from another fiber of its thread (or adopted by another thread after
+ * its owner died) still finds it; it is only read and written with the GVL
+ * held, by code that neither calls Ruby nor releases the GVL. */
+#define PC_SLOTS 64
+#define PC_KEY 56
+struct pcache {
+    struct pc_entry {
+        jdoc_path *p;
+        uint32_t len;
+        char key[PC_KEY];
+    } e[PC_SLOTS];
+};
+
+static inline unsigned pc_slot(const char *s, size_t n)
+{
+    uint64_t a = 0, b = 0;
+    memcpy(&a, s, n < 8 ? n : 8);
+    if (n > 8)
+        memcpy(&b, s + n - 8, 8);
+    uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ ((uint64_t)n * 0x165667B19E3779F9ull);
+    return (unsigned)(h >> 58);   /* 6 bits: PC_SLOTS */
+}
+
+/* The compiled form of Oj path s[0..n) (no NUL inside), or NULL when it is
+ * not cached (too long, empty, malformed, or out of memory): the caller then
+ * takes jdoc_fetch, which gives the same answer and the same error. Never
+ * raises or allocates Ruby objects. */
+static const jdoc_path *pc_get(pool *pl, const char *s, size_t n)
+{
+    if (n == 0 || n > PC_KEY)
+        return NULL;
+    if (!pl->pc && !(pl->pc = calloc(1, sizeof *pl->pc)))
+        return NULL;
+    struct pc_entry *e = &pl->pc->e[pc_slot(s, n)];
+    if (e->p && e->len == n && memcmp(e->key, s, n) == 0)
+        return e->p;
+    jdoc_path *p = jdoc_path_compile(s, n, JDOC_SYNTAX_OJ, NULL);
+    if (!p)
+        return NULL;
+    jdoc_path_free(e->p);
+    e->p = p;
+    e->len = (uint32_t)n;
+    memcpy(e->key, s, n);
+    return p;
+}
+
+static void pc_free(struct pcache *pc)
+{
+    if (!pc)
+        return;
+    for (int i = 0; i < PC_SLOTS; i++)
+        jdoc_path_free(pc->e[i].p);
+    free(pc);
+}
+
 static void pool_unref(pool *pl)
 {
-    if (--pl->refs == 0)
+    if (--pl->refs == 0) {
+        pc_free(pl->pc);
         xfree(pl);
+    }
 }
 
 static void pool_mark(void *x) { rb_gc_mark(((pool *)x)->cache); }
@@ -559,6 +631,8 @@ static size_t pool_memsize(const void *x)
         n += pl->p[i]->live;
     if (pl->fetch)
         n += pl->fetch->live;
+    if (pl->pc)
+        n += sizeof *pl->pc;   /* and its compiled paths, small */
     return n;
 }
 
@@ -642,6 +716,8 @@ static jdoc_status parse(pparser *pp, const char *s, size_t n, jdoc_doc **d)
 static VALUE utf8_input(VALUE json)
 {
     StringValue(json);
+    if (utf8_compatible_index(json))
+        return json;
     rb_encoding *e = rb_enc_get(json);
     if (e != enc_utf8 && e != enc_ascii && e != enc_binary)
         json = rb_str_encode(json, rb_enc_from_encoding(enc_utf8), 0, Qnil);
@@ -699,6 +775,8 @@ static VALUE path_alloc(VALUE klass)
  * that its bytes never go to jdoc as they are. */
 static VALUE path_text(VALUE expr)
 {
+    if (utf8_compatible_index(expr))
+        return expr;
     rb_encoding *e = rb_enc_get(expr);
     if (e == enc_utf8 || e == enc_ascii || e == enc_binary)
         return expr;
@@ -807,13 +885,26 @@ static void trim_cache(pool *pl, int more)
         rb_hash_clear(pl->cache);
 }
 
+/* StringValueCStr of a path from path_text (one byte per code unit): what
+ * rb_string_value_cstr checks (no NUL inside, a NUL after the last byte),
+ * without its rb_enc_get; a String that fails either check goes through
+ * StringValueCStr itself, which raises or writes the terminator as before. */
+static inline const char *path_cstr(VALUE path)
+{
+    const char *s = RSTRING_PTR(path);
+    long n = RSTRING_LEN(path);
+    if (utf8_compatible_index(path) && s && !memchr(s, 0, (size_t)n) && s[n] == '\0')
+        return s;
+    return StringValueCStr(path);
+}
+
 static void pref_of(VALUE path, jdoc_syntax str_syn, pref *pr)
 {
     pr->obj = path;
     if (RB_TYPE_P(path, T_STRING)) {
         path = pr->obj = path_text(path);   /* kept alive by pr, on the caller's stack */
         /* the Oj functions take NUL-terminated paths; pointers have a length */
-        pr->s = str_syn == JDOC_SYNTAX_OJ ? StringValueCStr(path) : RSTRING_PTR(path);
+        pr->s = str_syn == JDOC_SYNTAX_OJ ? path_cstr(path) : RSTRING_PTR(path);
         pr->len = (size_t)RSTRING_LEN(path);
         pr->syn = str_syn;
         pr->compiled = NULL;
@@ -956,8 +1047,13 @@ static bool lookup(rdoc *r, const pref *pr, jdoc_value *out)
         st = jdoc_pointer(here(r), pr->s, pr->len, out);
     else if (r->c && has_dotdot(pr->s, pr->len))
         st = jdoc_cursor_fetch(r->c, pr->s, out);   /* ".." climbs the cursor's path */
-    else   /* the same answer; jdoc_fetch's member search is faster than the cursor's */
-        st = jdoc_fetch(here(r), pr->s, out);
+    else {
+        /* the same answer; jdoc_fetch's member search is faster than the
+         * cursor's, and jdoc_fetch is jdoc__path_parse + the walk that
+         * jdoc_fetch_path does with the compiled steps */
+        const jdoc_path *cp = r->home ? pc_get(r->home, pr->s, pr->len) : NULL;
+        st = cp ? jdoc_fetch_path(here(r), cp, out) : jdoc_fetch(here(r), pr->s, out);
+    }
     if (st == JDOC_OK)
         return true;
     if (st == JDOC_ERR_NOT_FOUND || st == JDOC_ERR_DEPTH)
@@ -1715,6 +1811,8 @@ void Init_jdoc_ext(void)
 {
     enc_utf8 = rb_utf8_encoding();
     enc_utf8_index = rb_utf8_encindex();
+    enc_ascii_index = rb_usascii_encindex();
+    enc_binary_index = rb_ascii8bit_encindex();
     enc_ascii = rb_usascii_encoding();
     enc_binary = rb_ascii8bit_encoding();
     id_pool = rb_intern("__jdoc_parser_pool__");
