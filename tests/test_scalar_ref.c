@@ -152,6 +152,51 @@ Test(scalar_ref, utf8_sequences)
     sd_guard_free(&g);
 }
 
+/* Runs of valid sequences of 1..4 bytes in a string (runs of 2-byte ones
+ * above all, which go a word at a time), with one byte of the first 20 set
+ * to each of the 256 values, the run starting at each place of a word, cut
+ * nowhere or next to the changed byte. */
+Test(scalar_ref, utf8_runs)
+{
+    static const char *const seqs[] = { "a", " ", "\xc2\x80", "\xdf\xbf", "\xd0\x9b", "\xc3\xa9", "\xd0\xb5",
+                                        "\xe0\xa0\x80", "\xed\x9f\xbf", "\xe3\x81\x82", "\xef\xbf\xbf",
+                                        "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf" };
+    sd_guard g;
+    cr_assert(sd_guard_init(&g, 256));
+    uint64_t seed = 0x3c6ef372fe94f82bull;
+    uint8_t in[80];
+    char why[512], hex[400];
+    for (int run = 0; run < 48; run++) {
+        size_t len = 0, pad = (size_t)run % 8;
+        in[len++] = '"';
+        memset(in + len, 'x', pad);
+        len += pad;
+        size_t start = len;
+        while (len < 60) {   /* mostly 2-byte sequences, some others */
+            uint64_t r = tu_rand(&seed);
+            const char *q = seqs[r % 4 ? 2 + (r >> 8) % 5 : (r >> 8) % (sizeof seqs / sizeof *seqs)];
+            memcpy(in + len, q, strlen(q));
+            len += strlen(q);
+        }
+        in[len++] = '"';
+        for (size_t at = start; at < start + 20; at++)
+            for (unsigned v = 0; v < 0x100; v++) {
+                uint8_t keep = in[at];
+                in[at] = (uint8_t)v;
+                size_t cut[1] = { at + (v % 3) };
+                for (int cutting = 0; cutting < 2; cutting++)
+                    for (int utf8 = 0; utf8 < 2; utf8++)
+                        if (!sd_compare(&g, in, len, cut, (size_t)cutting, utf8, true, why, sizeof why)) {
+                            show(in, len, hex, sizeof hex);
+                            cr_assert_fail("byte %zu set to %02x, cut %d, utf8 %d: %s\ninput %s", at, v, cutting, utf8,
+                                           why, hex);
+                        }
+                in[at] = keep;
+            }
+    }
+    sd_guard_free(&g);
+}
+
 /* The corpus files as they are, chunked as the driver does (64 KiB) and
  * otherwise; then copies with a few bytes changed (those the kernels care
  * about), which end in an error more often than not. */
