@@ -254,6 +254,7 @@ next:
         goto string;
 
     /* ---- outside a string, not escaped, no UTF-8 sequence open; i < len */
+outside:
     for (;;) {
         c = buf[i];
         switch (cls[c]) {
@@ -315,8 +316,17 @@ string:
         c = buf[i];
         if (c == '"') {
             in_string = false;
-            i++;
-            goto next;
+            if (++i >= len)
+                goto end;
+            /* the usual next byte: the ':' after a key, the ',' after a value */
+            c = buf[i];
+            if (c == ':' || c == ',') {
+                tape[n] = (uint8_t)c;
+                index[n++] = (uint32_t)(base + i);
+                if (++i >= len)
+                    goto end;
+            }
+            goto outside;
         }
         if (c == '\\') {
             tape[n - 1] = ' ';   /* the string's quote is the last entry: mark it */
