@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The stage-1 scalar kernel as it was before its fast paths were rewritten:
- * a byte-at-a-time state machine, kept here unchanged (names prefixed ref_)
- * as the oracle that src/arch/scalar.c is checked against
- * (tests/test_scalar_ref.c). Test-only: not built into the library.
+ * The stage-1 scalar kernel as it was before its word-at-a-time fast paths:
+ * a byte-at-a-time state machine (that took a plain string word, a word of
+ * digits, a whole UTF-8 sequence in a string in one step), kept here
+ * unchanged but for the ref_ prefix as the oracle that src/arch/scalar.c is
+ * checked against (tests/scalar_diff.h). Test-only: not built into the
+ * library.
  */
 #ifndef JDOC_REF_STAGE1_H
 #define JDOC_REF_STAGE1_H
 #include "internal.h"
-
 
 static const char *const ref_msg_utf8 = "invalid UTF-8";
 static const char *const ref_msg_ctrl = "control character in string";
