@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The reference stage-1 kernel: a byte-at-a-time state machine, written
- * independently of the SIMD algorithm (src/stage1/stage1_impl.h). It is the
- * fallback on any CPU and the oracle of the differential tests. It also
- * defines which error comes first: the first one met scanning left to right.
+ * The reference stage-1 kernel: a byte-at-a-time state machine, with fast
+ * paths over runs of bytes whose effect it knows (8 or 16 bytes at a time in
+ * 64-bit words), written independently of the SIMD algorithm
+ * (src/stage1/stage1_impl.h). It is the fallback on any CPU and the oracle of
+ * the differential tests. It also defines which error comes first: the first
+ * one met scanning left to right. tests/test_scalar_ref.c checks it against
+ * its plain byte-at-a-time former self (tests/ref_stage1.h).
  *
  * The contract, shared with every kernel:
  *   - A backslash escapes the next byte wherever it occurs (inside a string
@@ -111,80 +114,269 @@ static inline size_t utf8_seq(const uint8_t *p)
     return n;
 }
 
-/* Inside a string, 8 plain bytes at a time: a word is plain when it has no
- * quote, no backslash, no byte < 0x20 and no byte >= 0x80 (each such byte
- * needs the state machine). The "has a zero byte" word test finds quotes and
- * backslashes; a byte < 0x20 or >= 0x80 shows in the high bits of w - 0x20..
- * and of w. Extra hits (borrows) only end the skip early. */
+/* Words of 8 input bytes, byte k of the input in bits 8k..8k+7 whatever the
+ * host's byte order, so that the lowest set bit of a mask is the first byte. */
 #define ONES 0x0101010101010101ull
 #define HIGH 0x8080808080808080ull
-static inline bool plain8(uint64_t w)
+static inline uint64_t load8(const uint8_t *p)
 {
-    uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
-    uint64_t special = ((q - ONES) & ~q) | ((b - ONES) & ~b) | (w - ONES * 0x20) | w;
-    return (special & HIGH) == 0;
+    uint64_t w;
+    memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
 }
 
+/* The first byte a mask flags (the mask is not 0). */
+static inline size_t first(uint64_t m) { return (size_t)__builtin_ctzll(m) >> 3; }
+
+/*
+ * Byte masks: bit 7 of byte k set when byte k is of some kind.
+ *
+ * less() and eq() are exact at the first byte they flag and below it, but
+ * may flag bytes above it that are not of the kind (the borrow out of the
+ * flagged byte), so only their lowest set bit means anything:
+ *   less(w, c)  bytes < c, for c <= 0x80: b - c wraps below c, or is
+ *               >= 0x80 for b >= c + 0x80, which & ~w drops; only a byte
+ *               < c borrows from the byte above it
+ *   eq(w, c)    bytes == c: less(w ^ c.., 1), the "has a zero byte" test
+ * ne() is exact at every byte: (y & 0x7F) + 0x7F never carries out of it
+ *   ne(w, c)    bytes != c: y = w ^ c..; bit 7 of (y & 0x7F) + 0x7F is set
+ *               when y's low 7 bits are not all 0, and | y adds y's bit 7
+ */
+static inline uint64_t less(uint64_t w, unsigned c) { return (w - ONES * c) & ~w & HIGH; }
+static inline uint64_t eq(uint64_t w, unsigned c) { return less(w ^ (ONES * c), 1); }
+static inline uint64_t ne(uint64_t w, unsigned c)
+{
+    uint64_t y = w ^ (ONES * c);
+    return (((y & ~HIGH) + ~HIGH) | y) & HIGH;
+}
+
+/* In a string: a quote, a backslash, a byte < 0x20 and, with high = HIGH
+ * (UTF-8 checked), a byte >= 0x80. The lowest set bit is the first of them. */
+static inline uint64_t string_stops(uint64_t w, uint64_t high)
+{
+    return eq(w, '"') | eq(w, '\\') | less(w, 0x20) | (w & high);
+}
+
+/* Outside a string, in a run of scalar bytes: every byte that may end the
+ * run or needs the exact step, and a few more that only end the skip early.
+ * The lowest set bit is at or before the first byte that is not a plain
+ * scalar byte (not whitespace, { } [ ] : , " \ or >= 0x80):
+ *   less(w, 0x2D)  every byte <= ',': control bytes, space \t \n \r, '"', ','
+ *                  (and !#$%&'()*+, which stop early)
+ *   eq(w, ':')
+ *   brackets       [ \ ] { | }: y = b | 0x20 is 7B 7C 7D for them;
+ *                  y + 0x05 has bit 7 set for y >= 0x7B, and y + 0x02 has it
+ *                  clear for y <= 0x7D (a carry out of y + 5 or y + 2 comes
+ *                  only from a byte >= 0x80, flagged itself by w & HIGH)
+ *   w & HIGH       bytes >= 0x80 */
+static inline uint64_t scalar_stops(uint64_t w)
+{
+    uint64_t y = w | (ONES * 0x20);
+    uint64_t brackets = (y + ONES * 0x05) & ~(y + ONES * 0x02) & HIGH;
+    return less(w, 0x2D) | eq(w, ':') | brackets | (w & HIGH);
+}
+
+/* Outside a string, in whitespace: every byte but space and \n (exact at
+ * every byte; \t and \r only end the skip early). */
+static inline uint64_t ws_stops(uint64_t w) { return ne(w, ' ') & ne(w, '\n'); }
+
+/* Four 2-byte sequences (U+0080..U+07FF, the bulk of Latin, Greek, Cyrillic,
+ * Hebrew and Arabic text): bytes 0, 2, 4, 6 are leads 110xxxxx but not C0 or
+ * C1 (overlong), bytes 1, 3, 5, 7 continuations 10xxxxxx.
+ *   w & E0 C0 E0 C0 ..  == C0 80 C0 80 ..   the top bits of each byte
+ *   lead & 0x1E != 0                        lead >= C2: adding 0x7F to it
+ *                                           sets bit 7 (0x1E + 0x7F < 0x100) */
+static inline bool utf8_2x4(uint64_t w)
+{
+    const uint64_t top = 0xC0E0C0E0C0E0C0E0ull, want = 0x80C080C080C080C0ull;
+    const uint64_t low = 0x001E001E001E001Eull, bit7 = 0x0080008000800080ull;
+    return (w & top) == want && (((w & low) + 0x007F007F007F007Full) & bit7) == bit7;
+}
+
+/* Advance i over the bytes that STOPS (one of the masks above) does not
+ * flag: 16 bytes a step while they last, then 8; at most 7 are left for the
+ * caller to look at one by one. Stops at the first flagged byte. */
+#define SKIP(STOPS)                                                                    \
+    for (;;) {                                                                         \
+        if (i + 16 <= len) {                                                           \
+            uint64_t m0 = STOPS(load8(buf + i)), m1 = STOPS(load8(buf + i + 8));       \
+            if (!(m0 | m1)) {                                                          \
+                i += 16;                                                               \
+                continue;                                                              \
+            }                                                                          \
+            i += m0 ? first(m0) : 8 + first(m1);                                       \
+        } else if (i + 8 <= len) {                                                     \
+            uint64_t m0 = STOPS(load8(buf + i));                                       \
+            if (!m0) {                                                                 \
+                i += 8;                                                                \
+                continue;                                                              \
+            }                                                                          \
+            i += first(m0);                                                            \
+        }                                                                              \
+        break;                                                                         \
+    }
+
+/*
+ * The kernel. Its exact step takes one byte at a time, as the contract at the
+ * top says; the fast paths around it take runs of bytes whose effect they know
+ * (plain string bytes, valid UTF-8 sequences in strings, whitespace, runs of
+ * scalar bytes) and leave everything else to it: a backslash outside a string,
+ * the byte after an escape unless it is plain ASCII, bytes >= 0x80 outside
+ * strings, UTF-8 sequences cut by the end of the chunk or invalid, control
+ * bytes. An error is thus always found by the exact step, which reports it as
+ * the first one met scanning left to right.
+ */
 static void stage1_scalar(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
 {
     bool in_string = s->in_string != 0, escaped = s->escaped != 0, scalar = s->scalar != 0;
-    bool utf8 = s->check_utf8;
+    const bool utf8 = s->check_utf8;
+    const uint64_t high = utf8 ? HIGH : 0;   /* bytes >= 0x80 stop the string scan */
     uint32_t n = s->n;
     uint32_t *index = s->index;
     uint8_t *tape = s->tape;
     const size_t base = s->base;
+    uint32_t string_start = s->string_start;
     u8state u = { s->seq_need, s->seq_lo, s->seq_hi, s->seq_start };
-    size_t err;
+    size_t i = 0, err;
+    unsigned c;
 
     if (s->code != JDOC_OK)
         return;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = buf[i];
-        if (c >= 0x80 && in_string && !u.need && utf8 && i + 4 <= len) {
-            /* a whole sequence in a string at once: its bytes are never
-             * quotes, backslashes or control characters */
-            size_t l = utf8_seq(buf + i);
-            if (JDOC_UNLIKELY(!l)) {
-                fail(s, JDOC_ERR_UTF8, base + i, msg_utf8);
-                goto out;
+next:
+    if (i >= len)
+        goto end;
+    if (JDOC_UNLIKELY(escaped || u.need))
+        goto exact;
+    if (in_string)
+        goto string;
+
+    /* ---- outside a string, not escaped, no UTF-8 sequence open; i < len */
+outside:
+    for (;;) {
+        c = buf[i];
+        switch (cls[c]) {
+        case C_WS:
+            scalar = false;
+            /* one byte of whitespace, or a run (a line break and indentation,
+             * in which \t and \r stop the skip: the loop goes on over them) */
+            for (i++; i < len && cls[buf[i]] == C_WS;) {
+                i++;
+                SKIP(ws_stops);
             }
-            escaped = false;
-            i += l - 1;
-            continue;
+            break;
+        case C_BRACKET:
+        case C_SEP:
+            tape[n] = (uint8_t)c;
+            index[n++] = (uint32_t)(base + i);
+            scalar = false;
+            i++;
+            break;
+        case C_QUOTE:
+            tape[n] = (uint8_t)c;
+            index[n++] = (uint32_t)(base + i);
+            string_start = (uint32_t)(base + i);
+            in_string = true;
+            scalar = false;
+            i++;
+            goto string;
+        case C_SCALAR:
+            if (!scalar) {
+                tape[n] = (uint8_t)c;
+                index[n++] = (uint32_t)(base + i);
+            }
+            scalar = true;
+            i++;
+            SKIP(scalar_stops);
+            while (i < len && cls[buf[i]] == C_SCALAR)
+                i++;
+            break;
+        default:   /* a backslash, a byte >= 0x80 */
+            goto exact;
         }
-        if (JDOC_UNLIKELY((c >= 0x80 || u.need) && utf8 && !utf8_step(&u, c, base + i, &err))) {
-            fail(s, JDOC_ERR_UTF8, err, msg_utf8);
+        if (i >= len)
+            goto end;
+    }
+
+    /* ---- in a string, not escaped, no UTF-8 sequence open; i <= len */
+string:
+    for (;;) {
+#define STRING_STOPS(w) string_stops(w, high)
+        SKIP(STRING_STOPS);
+#undef STRING_STOPS
+        for (;; i++) {
+            if (i >= len)
+                goto end;
+            c = buf[i];
+            if (c == '"' || c == '\\' || c < 0x20 || (c >= 0x80 && utf8))
+                break;
+        }
+        c = buf[i];
+        if (c == '"') {
+            in_string = false;
+            if (++i >= len)
+                goto end;
+            /* the usual next byte: the ':' after a key, the ',' after a value */
+            c = buf[i];
+            if (c == ':' || c == ',') {
+                tape[n] = (uint8_t)c;
+                index[n++] = (uint32_t)(base + i);
+                if (++i >= len)
+                    goto end;
+            }
+            goto outside;
+        }
+        if (c == '\\') {
+            tape[n - 1] = ' ';   /* the string's quote is the last entry: mark it */
+            if (i + 1 < len && buf[i + 1] >= 0x20 && buf[i + 1] < 0x80) {
+                i += 2;          /* the escaped byte is plain ASCII */
+                continue;
+            }
+            escaped = true;      /* the exact step takes the escaped byte */
+            i++;
+            goto next;
+        }
+        if (c < 0x80)
+            goto exact;          /* a control byte: the error */
+        /* UTF-8 sequences, while they last; the exact step takes a sequence
+         * the chunk cuts, and an invalid one */
+        do {
+            if (i + 8 <= len && utf8_2x4(load8(buf + i))) {
+                i += 8;
+                continue;
+            }
+            size_t l;
+            if (i + 4 > len || !(l = utf8_seq(buf + i)))
+                goto exact;
+            i += l;
+        } while (i < len && buf[i] >= 0x80);
+    }
+
+    /* ---- one byte, exactly as the contract says */
+exact:
+    c = buf[i];
+    if (JDOC_UNLIKELY((c >= 0x80 || u.need) && utf8 && !utf8_step(&u, (unsigned char)c, base + i, &err))) {
+        fail(s, JDOC_ERR_UTF8, err, msg_utf8);
+        goto out;
+    }
+    if (in_string) {
+        if (JDOC_UNLIKELY(c < 0x20)) {
+            fail(s, JDOC_ERR_SYNTAX, base + i, msg_ctrl);
             goto out;
         }
-        if (in_string) {
-            if (JDOC_UNLIKELY(c < 0x20)) {
-                fail(s, JDOC_ERR_SYNTAX, base + i, msg_ctrl);
-                goto out;
-            }
-            if (escaped) {
-                escaped = false;
-            } else if (c == '\\') {
-                escaped = true;
-                tape[n - 1] = ' ';   /* the string's quote is the last entry: mark it */
-                continue;
-            } else if (c == '"') {
-                in_string = false;
-                continue;
-            }
-            if (!u.need) {
-                /* skip plain words; the byte after them goes through the loop */
-                while (i + 9 <= len) {
-                    uint64_t w;
-                    memcpy(&w, buf + i + 1, 8);
-                    if (!plain8(w))
-                        break;
-                    i += 8;
-                }
-            }
-            continue;
+        if (escaped) {
+            escaped = false;
+        } else if (c == '\\') {
+            escaped = true;
+            tape[n - 1] = ' ';
+        } else if (c == '"') {
+            in_string = false;
         }
+    } else {
         int k = cls[c];
-        if (JDOC_UNLIKELY(escaped)) {
+        if (escaped) {
             /* an escaped byte outside a string: a quote or a backslash is
              * then an ordinary scalar byte; anything else keeps its class */
             escaped = false;
@@ -194,61 +386,48 @@ static void stage1_scalar(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
         switch (k) {
         case C_WS:
             scalar = false;
-            /* indentation: 8 spaces at a time, then byte by byte (not while
-             * a UTF-8 sequence waits for its continuation bytes) */
-            if (u.need)
-                break;
-            for (uint64_t w; i + 9 <= len && (memcpy(&w, buf + i + 1, 8), w == ONES * ' ');)
-                i += 8;
-            while (i + 1 < len && cls[buf[i + 1]] == C_WS)
-                i++;
             break;
         case C_BRACKET:
         case C_SEP:
-            tape[n] = c;
+            tape[n] = (uint8_t)c;
             index[n++] = (uint32_t)(base + i);
             scalar = false;
             break;
         case C_QUOTE:
-            tape[n] = c;
+            tape[n] = (uint8_t)c;
             index[n++] = (uint32_t)(base + i);
-            s->string_start = (uint32_t)(base + i);
+            string_start = (uint32_t)(base + i);
             in_string = true;
             scalar = false;
             break;
         case C_BACKSLASH:
             escaped = true;
             /* fall through */
-        default:   /* a scalar byte: the run of plain ASCII ones goes at once */
+        default:   /* a scalar byte */
             if (!scalar) {
-                tape[n] = c;
+                tape[n] = (uint8_t)c;
                 index[n++] = (uint32_t)(base + i);
             }
             scalar = true;
-            if (k != C_BACKSLASH && !u.need) {
-                /* digits 8 at a time: every byte has high nibble 3, and
-                 * adding 6 to each carries out of no low nibble */
-                for (uint64_t w; i + 9 <= len && (memcpy(&w, buf + i + 1, 8),
-                                                  (w & ONES * 0xF0) == ONES * 0x30 &&
-                                                      ((w + ONES * 0x06) & ONES * 0xF0) == ONES * 0x30);)
-                    i += 8;
-                while (i + 1 < len && cls[buf[i + 1]] == C_SCALAR)
-                    i++;
-            }
             break;
         }
     }
+    i++;
+    goto next;
+
+end:
     if (last) {
         if (utf8 && u.need)
             fail(s, JDOC_ERR_UTF8, u.start, msg_utf8);
         else if (in_string)
-            fail(s, JDOC_ERR_SYNTAX, s->string_start, msg_unterminated);
+            fail(s, JDOC_ERR_SYNTAX, string_start, msg_unterminated);
     }
 out:
     s->in_string = in_string ? ~0ull : 0;
     s->escaped = escaped;
     s->scalar = scalar;
     s->n = n;
+    s->string_start = string_start;
     s->seq_need = u.need;
     s->seq_lo = u.lo;
     s->seq_hi = u.hi;

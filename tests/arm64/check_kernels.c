@@ -4,12 +4,15 @@
  * (Criterion's runner does not finish under qemu-user, so this is plain C).
  * Every NEON kernel against the scalar reference: generated inputs of every
  * length 0..300 at every alignment 0..63, exhaustive UTF-8 byte pairs across
- * a block boundary, inputs ending before an unreadable page, and the corpus.
+ * a block boundary, inputs ending before an unreadable page, and the corpus;
+ * and the scalar kernel against its byte-at-a-time former self
+ * (tests/scalar_diff.h) on generated inputs and the corpus.
  * Ends with the line "N passed, N failed".
  */
 #include <sys/mman.h>
 #include <unistd.h>
 #include "../stage1_diff.h"
+#include "../scalar_diff.h"
 
 static int passed, failed;
 
@@ -111,6 +114,67 @@ static void corpus(jdoc_parser *ps, jdoc_parser *pk, const char *dir)
     tu_free_list(list);
 }
 
+/* The scalar kernel against tests/ref_stage1.h, chunk by chunk. */
+static void scalar_ref_generated(void)
+{
+    sd_guard g;
+    if (!sd_guard_init(&g, 1024)) {
+        check(false, "scalar vs ref: guard pages", "mmap");
+        return;
+    }
+    uint64_t seed = 0x510e527fade682d1ull;
+    char src[300], why[512] = "", what[96] = "scalar vs ref generated inputs";
+    size_t cuts[400];
+    bool ok = true;
+    for (int round = 0; round < 4 && ok; round++)
+        for (size_t len = 0; len <= 300 && ok; len++) {
+            if (round == 3)
+                gen_clean(&seed, src, len);
+            else
+                gen(&seed, src, len, round);
+            for (int mode = 0; mode < 4 && ok; mode++) {
+                size_t nc = sd_cuts(&seed, len, mode, cuts, 400);
+                for (int utf8 = 0; utf8 < 2 && ok; utf8++)
+                    if (!sd_compare(&g, (const uint8_t *)src, len, cuts, nc, utf8, true, why, sizeof why))
+                        ok = false, snprintf(what, sizeof what, "scalar vs ref len %zu chunking %d utf8 %d", len, mode,
+                                             utf8);
+            }
+        }
+    check(ok, what, why);
+    sd_guard_free(&g);
+}
+
+static void scalar_ref_corpus(const char *dir)
+{
+    char **list = tu_list(dir);
+    if (!list) {
+        printf("skip: %s not present\n", dir);
+        return;
+    }
+    sd_guard g;
+    if (!sd_guard_init(&g, 65536)) {
+        check(false, "scalar vs ref: guard pages", "mmap");
+        tu_free_list(list);
+        return;
+    }
+    static size_t cuts[4096];
+    char why[512] = "", what[300];
+    for (char **f = list; *f; f++) {
+        size_t len;
+        char *b = tu_read(*f, &len);
+        if (!b)
+            continue;
+        size_t nc = 0;
+        for (size_t p = 65536; p < len && nc < 4096; p += 65536)
+            cuts[nc++] = p;
+        snprintf(what, sizeof what, "scalar vs ref %s", *f);
+        check(sd_compare(&g, (const uint8_t *)b, len, cuts, nc, true, true, why, sizeof why), what, why);
+        free(b);
+    }
+    sd_guard_free(&g);
+    tu_free_list(list);
+}
+
 int main(void)
 {
     jdoc_kernel_id ids[] = { JDOC_KERNEL_NEON, JDOC_KERNEL_NEON_NOPMULL };
@@ -130,6 +194,10 @@ int main(void)
         corpus(ps, pk, CORPUS "/conformance/jsonchecker");
         jdoc_parser_free(pk);
     }
+    scalar_ref_generated();
+    scalar_ref_corpus(CORPUS "/standard");
+    scalar_ref_corpus(CORPUS "/docker");
+    scalar_ref_corpus(CORPUS "/conformance/jsontestsuite");
     jdoc_parser *pa = jdoc_parser_new(NULL);
     printf("auto kernel: %s\n", jdoc_kernel_name(pa));
     check(pa && strcmp(jdoc_kernel_name(pa), "neon") == 0, "auto picks neon", jdoc_kernel_name(pa));
