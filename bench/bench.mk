@@ -20,7 +20,7 @@ BENCH_OBJ  := $(patsubst bench/%.c,$(BENCH_BUILD)/obj/%.o,$(filter-out $(BENCH_S
 BENCH_DATA_FILES = $(BENCH_DATA)/containers_200.json $(BENCH_DATA)/inspect_100.json \
                    $(BENCH_DATA)/events_100000.ndjson
 
-.PHONY: bench bench-smoke bench-build bench-data bench-chart
+.PHONY: bench bench-smoke bench-build bench-data bench-chart bench-jq
 bench: $(BENCH_BIN) $(BENCH_DATA_FILES)
 	@pin=""; if taskset -c $(BENCH_CPU) true 2>/dev/null; then pin="taskset -c $(BENCH_CPU)"; \
 	else echo "bench: taskset unavailable, not pinned"; fi; \
@@ -29,6 +29,10 @@ bench: $(BENCH_BIN) $(BENCH_DATA_FILES)
 bench-smoke: bench-standalone
 	@$(MAKE) --no-print-directory bench BENCH_ARGS="--quick $(BENCH_ARGS)"
 bench-build: $(BENCH_BIN)
+# the CLI against jq on a generated 1 GB list (BENCH_JQ_N containers; needs jq and 2 GB of /tmp)
+BENCH_JQ_N ?= 600000
+bench-jq: $(BUILD)/jdoc $(BUILD)/gen_docker
+	bash bench/cli_vs_jq.sh $(BUILD) $(BENCH_JQ_N) $(BENCH_CPU)
 bench-data: $(BENCH_DATA_FILES)
 
 # gen_docker: from demo/demo.mk when it is included, else built here.
