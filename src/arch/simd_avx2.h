@@ -43,13 +43,6 @@ static inline uint64_t blk_nonzero(const vec *v)
     vec z = _mm256_setzero_si256();
     return ~blk_mask(_mm256_cmpeq_epi8(v[0], z), _mm256_cmpeq_epi8(v[1], z));
 }
-/* bytes >= c: a saturating add of 0x80 - c sets the sign bit exactly then */
-static inline uint64_t blk_ge(const vec *v, uint8_t c)
-{
-    vec s = v_splat((uint8_t)(0x80 - c));
-    return blk_mask(_mm256_adds_epu8(v[0], s), _mm256_adds_epu8(v[1], s));
-}
-static inline uint64_t blk_high(const vec *v) { return blk_mask(v[0], v[1]); }
 static inline bool blk_ascii(const vec *v) { return _mm256_movemask_epi8(_mm256_or_si256(v[0], v[1])) == 0; }
 static inline uint64_t prefix_xor(uint64_t x)
 {

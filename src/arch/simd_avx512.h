@@ -24,8 +24,6 @@ static inline uint64_t blk_eq(const vec *v, uint8_t c) { return _mm512_cmpeq_epi
 static inline uint64_t blk_eqv(const vec *a, const vec *b) { return _mm512_cmpeq_epi8_mask(a[0], b[0]); }   /* a == b bytewise */
 static inline uint64_t blk_le(const vec *v, uint8_t c) { return _mm512_cmple_epu8_mask(v[0], v_splat(c)); }
 static inline uint64_t blk_nonzero(const vec *v) { return _mm512_test_epi8_mask(v[0], v[0]); }
-static inline uint64_t blk_ge(const vec *v, uint8_t c) { return _mm512_cmpge_epu8_mask(v[0], v_splat(c)); }
-static inline uint64_t blk_high(const vec *v) { return _mm512_movepi8_mask(v[0]); }
 static inline bool blk_ascii(const vec *v) { return _mm512_movepi8_mask(v[0]) == 0; }
 static inline uint64_t prefix_xor(uint64_t x)
 {

@@ -51,16 +51,6 @@ static inline uint64_t blk_nonzero(const vec *v)
 {
     return blk_mask(vtstq_u8(v[0], v[0]), vtstq_u8(v[1], v[1]), vtstq_u8(v[2], v[2]), vtstq_u8(v[3], v[3]));
 }
-static inline uint64_t blk_ge(const vec *v, uint8_t c)
-{
-    vec s = v_splat(c);
-    return blk_mask(vcgeq_u8(v[0], s), vcgeq_u8(v[1], s), vcgeq_u8(v[2], s), vcgeq_u8(v[3], s));
-}
-static inline uint64_t blk_high(const vec *v)
-{
-    return blk_mask(vcltzq_s8(vreinterpretq_s8_u8(v[0])), vcltzq_s8(vreinterpretq_s8_u8(v[1])),
-                    vcltzq_s8(vreinterpretq_s8_u8(v[2])), vcltzq_s8(vreinterpretq_s8_u8(v[3])));
-}
 static inline bool blk_ascii(const vec *v)
 {
     return vmaxvq_u8(vorrq_u8(vorrq_u8(v[0], v[1]), vorrq_u8(v[2], v[3]))) < 0x80;

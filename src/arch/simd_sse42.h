@@ -47,13 +47,6 @@ static inline uint64_t blk_nonzero(const vec *v)
     vec z = _mm_setzero_si128();
     return ~blk_mask(_mm_cmpeq_epi8(v[0], z), _mm_cmpeq_epi8(v[1], z), _mm_cmpeq_epi8(v[2], z), _mm_cmpeq_epi8(v[3], z));
 }
-/* bytes >= c: a saturating add of 0x80 - c sets the sign bit exactly then */
-static inline uint64_t blk_ge(const vec *v, uint8_t c)
-{
-    vec s = v_splat((uint8_t)(0x80 - c));
-    return blk_mask(_mm_adds_epu8(v[0], s), _mm_adds_epu8(v[1], s), _mm_adds_epu8(v[2], s), _mm_adds_epu8(v[3], s));
-}
-static inline uint64_t blk_high(const vec *v) { return blk_mask(v[0], v[1], v[2], v[3]); }
 static inline bool blk_ascii(const vec *v)
 {
     vec o = _mm_or_si128(_mm_or_si128(v[0], v[1]), _mm_or_si128(v[2], v[3]));

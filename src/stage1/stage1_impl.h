@@ -11,8 +11,8 @@
  *   v_prev(cur, prev, N)             bytes N positions back, across the register boundary
  *   v_any(v)                         some byte is nonzero
  *   v_table(t[16])                   a 16-byte table in every 128-bit lane
- *   v_lookup_lo(table, v)            table[v & 15] for v < 0x80 (anything for v >= 0x80 that
- *                                    ANDs to 0 with the high-nibble class of such bytes)
+ *   v_lookup_lo(table, v)            table[v & 15] for v < 0x80; for v >= 0x80, 0 or
+ *                                    table[v & 15] (the tables' bytes are < 0x80)
  *   blk_eq(v, c) blk_le(v, c) blk_nonzero(v) blk_ascii(v)
  *   blk_eqv(a, b)                    64-bit masks over a whole block of NV registers
  *   prefix_xor(x)                    bit i = x[0] ^ ... ^ x[i] (carry-less multiply by ~0)
