@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* fuzz_kernels: every stage-1 kernel this CPU runs against the scalar one, as
  * tests/stage1_diff.h compares them: the same raw index and bracket entries, the
- * same jdoc_parse status, offset, message and jump table, and the same stream. */
+ * same jdoc_parse status, offset, message and jump table, and the same stream.
+ * And the scalar kernel itself against its byte-at-a-time reference
+ * (tests/ref_stage1.h, as tests/scalar_diff.h compares them), the input cut
+ * into chunks as the driver and the stream code cut it, each chunk between
+ * unreadable pages. */
 #include "internal.h"
 #include "fuzz_util.h"
+#include "../tests/scalar_diff.h"
 
 #define CHUNK (64u * 1024u)   /* stage 1's chunk (src/stage1/stage1.c) */
 
@@ -120,8 +125,30 @@ static void compare_stream(jdoc_parser *ps, jdoc_parser *pk, const char *in, siz
                  jdoc_status_str(b[i].st), b[i].off, b[i].n, b[i].err, b[i].msg, fz_show(in, len));
 }
 
+/* The scalar kernel against the reference, UTF-8 checked and trusted, in the
+ * chunking the hash picks (none, 64-byte multiples, 1..40 bytes, every byte). */
+static sd_guard guard;
+#define REF_MAX (128u * 1024u)
+static void compare_ref(const char *in, size_t len, uint64_t h)
+{
+    static size_t cuts[REF_MAX];
+    if (len > REF_MAX)
+        return;
+    uint64_t seed = h | 1;
+    int mode = (int)((h >> 28) % 4);
+    if (mode == 3 && len > 4096)
+        mode = 2;
+    size_t nc = sd_cuts(&seed, len, mode, cuts, REF_MAX);
+    char why[256];
+    for (int u = 0; u < 2; u++)
+        FZ_CHECK(sd_compare(&guard, (const uint8_t *)in, len, cuts, nc, u == 0, true, why, sizeof why),
+                 "scalar against its reference (chunking %d, utf8 %s): %s\n  input %s", mode, u ? "trusted" : "checked",
+                 why, fz_show(in, len));
+}
+
 static void init(void)
 {
+    FZ_CHECK(sd_guard_init(&guard, REF_MAX), "guard pages");
     for (size_t c = 0; c < NCFG; c++) {
         jdoc_options o = { .kernel = JDOC_KERNEL_SCALAR, .max_depth = cfgs[c].max_depth,
                            .trust_utf8 = cfgs[c].trust_utf8 };
@@ -154,6 +181,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size)
         memcpy(in + lead, data, size);
     size_t len = lead + size;
+    compare_ref(in, len, h);
     for (size_t c = 0; c < NCFG; c++) {
         result a;
         run(cfgs[c].scalar, in, len, &a);
