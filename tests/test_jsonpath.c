@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include "testutil.h"
 #include "jp_dom.h"
+#include "query/query.h"
 
 #define CTS CORPUS "/jsonpath/cts.json"
 
@@ -423,6 +424,125 @@ Test(jsonpath, descendant_skipping, .fini = fini)
     cr_assert_str_eq(run("$..q[?@..b]"), "$[400]['q']['x']={\"y\":{\"b\":1}}");
     /* and a second descendant segment does not replace the first one's scan */
     cr_assert_str_eq(run("$..q..b"), "$[400]['q']['x']['y']['b']=1 $[401]['r']['q']['b']=2");
+}
+
+/* The nodes of q over D as run() gives them, then the iterator's status;
+ * with `frames`, q evaluated without its one-walk descendant path. */
+static char *run_status(const char *query, bool frames, jdoc_status *st)
+{
+    jdoc_error err;
+    jdoc_query *q = jdoc_query_compile(query, strlen(query), NULL, &err);
+    cr_assert(q, "%s: %s at %zu", query, err.message, err.offset);
+    if (frames)
+        jdoc__query_frames_only(q);
+    jdoc_query_iter *it = jdoc_query_iter_new(q, jdoc_root(D), NULL);
+    static char out[8192];
+    size_t o = 0;
+    jdoc_value v;
+    out[0] = 0;
+    while (jdoc_query_iter_next(it, &v) && o < sizeof out - 512) {
+        char path[256], val[256];
+        jdoc_query_iter_path(it, path, sizeof path);
+        jdoc_dump(v, val, sizeof val);
+        o += (size_t)snprintf(out + o, sizeof out - o, "%s%s=%s", o ? " " : "", path, val);
+    }
+    *st = jdoc_query_iter_status(it);
+    jdoc_query_iter_free(it);
+    jdoc_query_free(q);
+    return out;
+}
+
+/* A random value, its keys among x and its look-alikes, into b. */
+static void gen_value(uint64_t *seed, char *b, size_t *o, size_t cap, int depth)
+{
+    static const char *const keys[] = { "\"x\":", "\"x\" :", "\"xy\":", "\"\\u0078\":", "\"a\":", "\"\":" };
+    static const char *const scalars[] = { "1", "\"x\"", "true", "\"x:\"", "[]", "{}" };
+    uint64_t r = tu_rand(seed);
+    if (depth > 4 || *o + 64 > cap || r % 3 == 0) {
+        const char *sc = scalars[(r >> 8) % 6];
+        size_t l = strlen(sc);
+        memcpy(b + *o, sc, l);
+        *o += l;
+        return;
+    }
+    bool obj = r & 8;
+    b[(*o)++] = obj ? '{' : '[';
+    int n = (int)((r >> 4) % 4);
+    for (int k = 0; k < n && *o + 64 < cap; k++) {
+        if (k)
+            b[(*o)++] = ',';
+        if (obj) {
+            const char *key = keys[tu_rand(seed) % 6];
+            size_t l = strlen(key);
+            memcpy(b + *o, key, l);
+            *o += l;
+        }
+        gen_value(seed, b, o, cap, depth + 1);
+    }
+    b[(*o)++] = obj ? '}' : ']';
+}
+
+/* A descendant segment of one name walks each container once, the frames
+ * twice (a selector walk, then a descent walk). Both must give the same
+ * nodes, paths and status on any document: a malformed one (stage 1 checks
+ * brackets, not what is between them: a byte of the document dropped or
+ * replaced by a separator), where the nodes before the damage come first,
+ * and keys with whitespace before the ':', escapes or other lengths. */
+Test(jsonpath, descendant_one_name_as_two, .fini = fini)
+{
+    uint64_t seed = 7;
+    char doc[2048];
+    int compared = 0, damaged = 0;
+    for (int round = 0; round < 3000; round++) {
+        size_t o = 0;
+        doc[o++] = '[';
+        gen_value(&seed, doc, &o, sizeof doc - 2, 0);
+        doc[o++] = ']';
+        if (round % 3) {   /* damage: a byte replaced by ',' ':' or a digit, or dropped */
+            size_t at = 1 + tu_rand(&seed) % (o - 2);
+            uint64_t how = tu_rand(&seed) % 4;
+            if (how == 3) {
+                memmove(doc + at, doc + at + 1, o - at - 1);
+                o--;
+            } else if (doc[at] != '[' && doc[at] != ']' && doc[at] != '{' && doc[at] != '}' && doc[at] != '"') {
+                doc[at] = ",:1"[how];
+            }
+        }
+        doc[o] = 0;
+        if (!P)
+            P = jdoc_parser_new(NULL);
+        if (jdoc_parse(P, doc, o, &D) != JDOC_OK)
+            continue;   /* a string or a bracket cut: stage 1 refuses it */
+        jdoc_status s1, s2;
+        char a[8192];
+        const char *query = round % 4 == 3 ? "$..x[0]" : "$..x";
+        snprintf(a, sizeof a, "%s", run_status(query, false, &s1));
+        const char *b = run_status(query, true, &s2);
+        cr_assert_str_eq(a, b, "%s %s", query, doc);
+        cr_assert_eq(s1, s2, "%s: %s against %s", doc, jdoc_status_str(s1), jdoc_status_str(s2));
+        compared++;
+        damaged += s1 != JDOC_OK;
+    }
+    cr_assert(compared > 1500 && damaged > 200 && damaged < compared - 500, "%d compared, %d damaged", compared,
+              damaged);
+    /* and answers known by heart: whitespace before the ':', a damaged
+     * object without the name (its own walk fails first), one with it
+     * before the damage (the member, the containers before the damage, then
+     * the error) */
+    static const struct { const char *doc, *nodes; jdoc_status st; } c[] = {
+        { "{\"x\" :1,\"y\":{\"x\"\t:2,\"xx\" :3}}", "$['x']=1 $['y']['x']=2", JDOC_OK },
+        { "{\"a\":{\"x\":1},\"b\" 2}", "", JDOC_ERR_SYNTAX },
+        { "{\"x\":0,\"a\":{\"x\":1},\"b\" 2,\"c\":{\"x\":3}}", "$['x']=0 $['a']['x']=1", JDOC_ERR_SYNTAX },
+        { "[{\"x\":1},2 3,{\"x\":4}]", "$[0]['x']=1", JDOC_ERR_SYNTAX },
+    };
+    for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
+        load(c[k].doc);
+        for (int frames = 0; frames < 2; frames++) {
+            jdoc_status st;
+            cr_assert_str_eq(run_status("$..x", frames, &st), c[k].nodes, "%s (frames %d)", c[k].doc, frames);
+            cr_assert_eq(st, c[k].st, "%s (frames %d): %s", c[k].doc, frames, jdoc_status_str(st));
+        }
+    }
 }
 
 /* No recursion whatever the depth: descendants and deep equality of a

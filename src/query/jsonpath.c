@@ -934,6 +934,8 @@ void jdoc_query_free(jdoc_query *q)
 
 bool jdoc_query_is_singular(const jdoc_query *q) { return q && q->root->singular; }
 
+void jdoc__query_frames_only(jdoc_query *q) { q->frames_only = true; }
+
 /* ------------------------------------------------------------------------ */
 /* Evaluation                                                               */
 /* ------------------------------------------------------------------------ */
@@ -947,6 +949,9 @@ typedef struct jq_frame {
     uint32_t base;     /* positions stack height when the frame was pushed */
     bool obj, container, init;
     bool skip;         /* a descendant frame of the main run whose subtrees are checked with desc_may_match */
+    bool d1;           /* a descendant segment of one name in the main run: one walk (desc1_next) */
+    bool ddamaged;     /* d1: a malformed child after the recorded ones */
+    uint32_t dmatch, dkey;   /* d1: the member of the name (value, key entry), or UINT32_MAX */
     int64_t k;         /* index of the child at pos */
     int64_t lo, hi, step, len;   /* index / slice state */
     uint32_t ckey;     /* the step to the current child: its key entry, or UINT32_MAX */
@@ -1088,6 +1093,14 @@ static inline const char *raw_key(const jdoc_doc *d, uint32_t k, uint32_t *rawle
 
 static inline bool name_eq(const jdoc_doc *d, uint32_t k, const jdoc_step *nm)
 {
+    /* a key without a backslash (entry k + 1 is its ':') is written as its
+     * bytes: shorter than the name, or longer with its quote right before
+     * the ':', it is not the name, whatever its bytes */
+    if (JDOC_LIKELY(d->tape[k] == '"' && CH(d, k + 1) == ':')) {
+        uint32_t w = d->index[k + 1] - d->index[k] - 2;
+        if (w < nm->klen || (w > nm->klen && d->json[d->index[k + 1] - 1] == '"'))
+            return false;
+    }
     uint32_t rawlen;
     const char *raw = raw_key(d, k, &rawlen);
     return name_eq_raw(d, k, raw, rawlen, nm);
@@ -1219,6 +1232,8 @@ static bool push(jdoc_query_iter *it, jq_run *r, uint32_t seg, uint32_t node)
     f->ckey = UINT32_MAX;
     f->cidx = -1;
     f->skip = false;
+    const jq_seg *g = &r->qp->seg[seg];
+    f->d1 = r == &it->main && g->desc && g->nsel == 1 && g->sel[0].kind == SEL_NAME && !it->q->frames_only;
     f->container = children(it->d, node, &f->pos, &f->end);
     f->obj = f->container && CH(it->d, node) == '{';
     return true;
@@ -1425,11 +1440,79 @@ static int names_next(jdoc_query_iter *it, const jq_seg *g, jq_frame *f, uint32_
     return 0;
 }
 
+/*
+ * A descendant segment of one name, applied to a container: one walk over
+ * its children finds the member of that name (the first one) and records the
+ * containers to descend into, (entry, key entry, index) on the positions
+ * stack; then the member is given, then the containers. The frames' two
+ * walks (the selector's, then the descent's) in one, with the same results
+ * and the same point of failure on a malformed container: met before the
+ * member (or in an object without it), the error comes first, as the
+ * selector's walk would meet it; met after it, the member and the
+ * containers before the damage come first, as the descent's walk would give
+ * them.
+ */
+static int desc1_next(jdoc_query_iter *it, const jq_seg *g, jq_frame *f, uint32_t *out)
+{
+    if (!f->container)
+        return 0;
+    if (!f->init) {
+        f->init = true;
+        f->lo = f->k = (int64_t)it->npos;
+        f->dmatch = f->dkey = UINT32_MAX;
+        f->ddamaged = false;
+        uint32_t key = UINT32_MAX, v;
+        int r;
+        for (uint32_t k = 0; (r = child_next(it, f->obj, &f->pos, f->end, &key, &v)) > 0; k++) {
+            if (f->obj && f->dmatch == UINT32_MAX && name_eq(it->d, key, &g->sel[0].name)) {
+                f->dmatch = v;
+                f->dkey = key;
+            }
+            /* scalars have no descendants, and subtrees without the name's
+             * bytes no members of that name: passed over */
+            if (is_container(it->d, v) && (!f->skip || desc_may_match(it, v))) {
+                if (!grow(it, (void **)&it->pos, &it->poscap, it->npos + 3, sizeof *it->pos))
+                    return -1;
+                it->pos[it->npos++] = v;
+                it->pos[it->npos++] = f->obj ? key : UINT32_MAX;
+                it->pos[it->npos++] = k;
+            }
+        }
+        if (r < 0) {
+            if (f->obj && f->dmatch == UINT32_MAX)
+                return -1;
+            f->ddamaged = true;   /* reported once the nodes before it are given */
+            it->status = JDOC_OK;
+        }
+        f->hi = (int64_t)it->npos;
+        if (f->dmatch != UINT32_MAX) {
+            f->ckey = f->dkey;
+            *out = f->dmatch;
+            return 1;
+        }
+    }
+    if (f->k < f->hi) {
+        const uint32_t *rec = &it->pos[f->k];
+        f->k += 3;
+        f->ckey = rec[1];
+        f->cidx = rec[2];
+        *out = rec[0];
+        return 2;
+    }
+    if (f->ddamaged) {
+        it->status = JDOC_ERR_SYNTAX;
+        return -1;
+    }
+    return 0;
+}
+
 /* Next step of frame f: 1 a selected child, 2 a child to descend into (a
  * descendant segment), 0 the frame is done, -1 error. */
 static int frame_next(jdoc_query_iter *it, const jq_path *P, jq_frame *f, uint32_t *out)
 {
     const jq_seg *g = &P->seg[f->seg];
+    if (f->d1)
+        return desc1_next(it, g, f, out);
     if (g->names)
         return names_next(it, g, f, out);
     while (f->sel < g->nsel) {

@@ -93,6 +93,11 @@ struct jdoc_query {
     jq_regex **re;      /* compiled patterns, to free */
     uint32_t nre, recap;
     size_t rxscratch;   /* the largest scratch a literal pattern needs */
+    bool frames_only;   /* tests: descendant segments of one name the frames' way too */
 };
+
+/* For tests: evaluate q without the one-walk path of descendant segments of
+ * one name (desc1_next), as the oracle it is checked against. */
+void jdoc__query_frames_only(jdoc_query *q);
 
 #endif
