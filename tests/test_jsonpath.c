@@ -186,26 +186,36 @@ static void fini(void)
     P = NULL;
 }
 
-/* The nodes of q over D as "path=value" lines. */
-static char *run(const char *query)
+/* The nodes of q over D as "path=value" lines, and the iterator's status;
+ * with `frames`, q evaluated without its one-walk descendant path. */
+static char *run_status(const char *query, bool frames, jdoc_status *st)
 {
     jdoc_error err;
     jdoc_query *q = jdoc_query_compile(query, strlen(query), NULL, &err);
     cr_assert(q, "%s: %s at %zu", query, err.message, err.offset);
+    if (frames)
+        jdoc__query_frames_only(q);
     jdoc_query_iter *it = jdoc_query_iter_new(q, jdoc_root(D), NULL);
-    static char out[4096];
+    static char out[8192];
     size_t o = 0;
     jdoc_value v;
     out[0] = 0;
-    while (jdoc_query_iter_next(it, &v)) {
+    while (jdoc_query_iter_next(it, &v) && o < sizeof out - 1536) {
         char path[256], val[1024];
         jdoc_query_iter_path(it, path, sizeof path);
         jdoc_dump(v, val, sizeof val);
         o += (size_t)snprintf(out + o, sizeof out - o, "%s%s=%s", o ? " " : "", path, val);
     }
+    *st = jdoc_query_iter_status(it);
     jdoc_query_iter_free(it);
     jdoc_query_free(q);
     return out;
+}
+
+static char *run(const char *query)
+{
+    jdoc_status st;
+    return run_status(query, false, &st);
 }
 
 static const char *docker =
@@ -424,32 +434,6 @@ Test(jsonpath, descendant_skipping, .fini = fini)
     cr_assert_str_eq(run("$..q[?@..b]"), "$[400]['q']['x']={\"y\":{\"b\":1}}");
     /* and a second descendant segment does not replace the first one's scan */
     cr_assert_str_eq(run("$..q..b"), "$[400]['q']['x']['y']['b']=1 $[401]['r']['q']['b']=2");
-}
-
-/* The nodes of q over D as run() gives them, then the iterator's status;
- * with `frames`, q evaluated without its one-walk descendant path. */
-static char *run_status(const char *query, bool frames, jdoc_status *st)
-{
-    jdoc_error err;
-    jdoc_query *q = jdoc_query_compile(query, strlen(query), NULL, &err);
-    cr_assert(q, "%s: %s at %zu", query, err.message, err.offset);
-    if (frames)
-        jdoc__query_frames_only(q);
-    jdoc_query_iter *it = jdoc_query_iter_new(q, jdoc_root(D), NULL);
-    static char out[8192];
-    size_t o = 0;
-    jdoc_value v;
-    out[0] = 0;
-    while (jdoc_query_iter_next(it, &v) && o < sizeof out - 512) {
-        char path[256], val[256];
-        jdoc_query_iter_path(it, path, sizeof path);
-        jdoc_dump(v, val, sizeof val);
-        o += (size_t)snprintf(out + o, sizeof out - o, "%s%s=%s", o ? " " : "", path, val);
-    }
-    *st = jdoc_query_iter_status(it);
-    jdoc_query_iter_free(it);
-    jdoc_query_free(q);
-    return out;
 }
 
 /* A random value, its keys among x and its look-alikes, into b. */

@@ -8,17 +8,25 @@
 #include "testutil.h"
 #include "stage1_diff.h"
 
-ParameterizedTestParameters(stage1, random_vs_scalar)
+/* The SIMD kernels each differential test runs on; one this CPU cannot run is skipped, with why. */
+#define SIMD_KERNELS(test)                                                                            \
+    ParameterizedTestParameters(stage1, test)                                                        \
+    {                                                                                                \
+        static jdoc_kernel_id ids[] = { JDOC_KERNEL_SSE42, JDOC_KERNEL_AVX2, JDOC_KERNEL_AVX512 };  \
+        return cr_make_param_array(jdoc_kernel_id, ids, sizeof ids / sizeof *ids);                  \
+    }
+static void need_kernel(jdoc_kernel_id id)
 {
-    static jdoc_kernel_id ids[] = { JDOC_KERNEL_SSE42, JDOC_KERNEL_AVX2, JDOC_KERNEL_AVX512 };
-    return cr_make_param_array(jdoc_kernel_id, ids, sizeof ids / sizeof *ids);
+    if (!jdoc_kernel_supported(id))
+        cr_skip_test("kernel %s: %s", jdoc_kernel_id_name(id),
+                     jdoc_kernel_compiled(id) ? "not supported by this CPU/OS" : "not compiled in");
 }
+
+SIMD_KERNELS(random_vs_scalar)
 
 ParameterizedTest(jdoc_kernel_id *id, stage1, random_vs_scalar)
 {
-    if (!jdoc_kernel_supported(*id))
-        cr_skip_test("kernel %s: %s", jdoc_kernel_id_name(*id),
-                     jdoc_kernel_compiled(*id) ? "not supported by this CPU/OS" : "not compiled in");
+    need_kernel(*id);
     jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR), *pk = tu_parser(*id);
     cr_assert(ps && pk);
     uint64_t seed = 0x9e3779b97f4a7c15ull ^ (uint64_t)*id;
@@ -62,16 +70,10 @@ done:
  * inside strings and after a backslash. The class lookups must agree with
  * the scalar kernel on all 256 (0x0C and 0x1A look like ',' and ':' to a
  * nibble lookup of the byte with bit 5 set). */
-ParameterizedTestParameters(stage1, every_byte_everywhere)
-{
-    static jdoc_kernel_id ids[] = { JDOC_KERNEL_SSE42, JDOC_KERNEL_AVX2, JDOC_KERNEL_AVX512 };
-    return cr_make_param_array(jdoc_kernel_id, ids, sizeof ids / sizeof *ids);
-}
+SIMD_KERNELS(every_byte_everywhere)
 ParameterizedTest(jdoc_kernel_id *id, stage1, every_byte_everywhere)
 {
-    if (!jdoc_kernel_supported(*id))
-        cr_skip_test("kernel %s: %s", jdoc_kernel_id_name(*id),
-                     jdoc_kernel_compiled(*id) ? "not supported by this CPU/OS" : "not compiled in");
+    need_kernel(*id);
     static const char *const ctx[] = { "[X]", "[1X2]", "{\"a\":X}", "X", "[\"aXb\"]", "[1 ,X, 2]", "[\"\\X\"]", "X1" };
     jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR), *pk = tu_parser(*id);
     cr_assert(ps && pk);
@@ -93,16 +95,10 @@ ParameterizedTest(jdoc_kernel_id *id, stage1, every_byte_everywhere)
 /* Inputs without stage-1 errors, in quantity: the kernels' index, tape and
  * jump table are compared on every one (the random inputs above are mostly
  * errors, where only the error is compared). */
-ParameterizedTestParameters(stage1, clean_vs_scalar)
-{
-    static jdoc_kernel_id ids[] = { JDOC_KERNEL_SSE42, JDOC_KERNEL_AVX2, JDOC_KERNEL_AVX512 };
-    return cr_make_param_array(jdoc_kernel_id, ids, sizeof ids / sizeof *ids);
-}
+SIMD_KERNELS(clean_vs_scalar)
 ParameterizedTest(jdoc_kernel_id *id, stage1, clean_vs_scalar)
 {
-    if (!jdoc_kernel_supported(*id))
-        cr_skip_test("kernel %s: %s", jdoc_kernel_id_name(*id),
-                     jdoc_kernel_compiled(*id) ? "not supported by this CPU/OS" : "not compiled in");
+    need_kernel(*id);
     jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR), *pk = tu_parser(*id);
     cr_assert(ps && pk);
     uint64_t seed = 0x51ed270b27a3c2f1ull ^ (uint64_t)*id;
@@ -146,8 +142,7 @@ ParameterizedTestParameters(stage1, utf8_valid_everywhere)
 }
 ParameterizedTest(jdoc_kernel_id *id, stage1, utf8_valid_everywhere)
 {
-    if (!jdoc_kernel_supported(*id))
-        cr_skip_test("kernel %s not supported here", jdoc_kernel_id_name(*id));
+    need_kernel(*id);
     static const char *const seqs[] = {
         "\xc2\x80", "\xdf\xbf", "\xc3\xa9",                                     /* 2 bytes */
         "\xe0\xa0\x80", "\xe0\xbf\xbf", "\xe1\x80\x80", "\xec\xbf\xbf", "\xed\x80\x80", "\xed\x9f\xbf",
@@ -189,8 +184,7 @@ ParameterizedTestParameters(stage1, alignment_shift)
 }
 ParameterizedTest(jdoc_kernel_id *id, stage1, alignment_shift)
 {
-    if (!jdoc_kernel_supported(*id))
-        cr_skip_test("kernel %s not supported here", jdoc_kernel_id_name(*id));
+    need_kernel(*id);
     jdoc_parser *p = tu_parser(*id);
     const char *body = "{\"a\\\\\":[1,\"x\\\"]\",{\"\\u00e9\":null}],\"b\":\"\xe2\x82\xac\"}";
     size_t bl = strlen(body);
@@ -236,17 +230,12 @@ static void corpus_dir(jdoc_kernel_id id, const char *dir, int *files)
     tu_free_list(list);
 }
 
-ParameterizedTestParameters(stage1, corpus_vs_scalar)
-{
-    static jdoc_kernel_id ids[] = { JDOC_KERNEL_SSE42, JDOC_KERNEL_AVX2, JDOC_KERNEL_AVX512 };
-    return cr_make_param_array(jdoc_kernel_id, ids, sizeof ids / sizeof *ids);
-}
+SIMD_KERNELS(corpus_vs_scalar)
 ParameterizedTest(jdoc_kernel_id *id, stage1, corpus_vs_scalar)
 {
     if (!tu_corpus_present())
         cr_skip_test("../shared/corpus not present: corpus tests skipped");
-    if (!jdoc_kernel_supported(*id))
-        cr_skip_test("kernel %s not supported here", jdoc_kernel_id_name(*id));
+    need_kernel(*id);
     int files = 0;
     corpus_dir(*id, CORPUS "/standard", &files);
     corpus_dir(*id, CORPUS "/docker", &files);
@@ -264,8 +253,7 @@ ParameterizedTestParameters(stage1, page_end)
 }
 ParameterizedTest(jdoc_kernel_id *id, stage1, page_end)
 {
-    if (!jdoc_kernel_supported(*id))
-        cr_skip_test("kernel %s not supported here", jdoc_kernel_id_name(*id));
+    need_kernel(*id);
     long pg = sysconf(_SC_PAGESIZE);
     char *m = mmap(NULL, (size_t)pg * 3, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     cr_assert(m != MAP_FAILED);
@@ -295,15 +283,10 @@ ParameterizedTest(jdoc_kernel_id *id, stage1, page_end)
 /* Every pair of bytes, and every lead/continuation/any triple, inside a
  * string that straddles a 64-byte block boundary and inside one that does
  * not: every kernel flags exactly the inputs the scalar kernel flags. */
-ParameterizedTestParameters(stage1, utf8_exhaustive)
-{
-    static jdoc_kernel_id ids[] = { JDOC_KERNEL_SSE42, JDOC_KERNEL_AVX2, JDOC_KERNEL_AVX512 };
-    return cr_make_param_array(jdoc_kernel_id, ids, sizeof ids / sizeof *ids);
-}
+SIMD_KERNELS(utf8_exhaustive)
 ParameterizedTest(jdoc_kernel_id *id, stage1, utf8_exhaustive)
 {
-    if (!jdoc_kernel_supported(*id))
-        cr_skip_test("kernel %s not supported here", jdoc_kernel_id_name(*id));
+    need_kernel(*id);
     jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR), *pk = tu_parser(*id);
     char buf[80];
     uint32_t n, nb;
