@@ -51,3 +51,10 @@ static inline uint64_t prefix_xor(uint64_t x)
 }
 static inline int ctz_nz(uint64_t x) { return (int)_tzcnt_u64(x); }
 static inline uint64_t ctz64(uint64_t x) { return _tzcnt_u64(x); }
+
+/* Eight tape bytes gathered in a register by byte inserts (see put8). */
+#define JDOC_HAVE_TAPE8 1
+typedef __m128i tape8;
+#define t8_zero() _mm_setzero_si128()
+#define t8_put(t, b, i) _mm_insert_epi8((t), (b), (i))
+#define t8_store(p, t) _mm_storel_epi64((__m128i *)(void *)(p), (t))

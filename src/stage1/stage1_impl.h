@@ -20,6 +20,8 @@
  *   ctz64(x)                         the same as a uint64_t (no extension before an index)
  * and optionally, with JDOC_HAVE_FLATTEN defined:
  *   flatten_block(index, tape, bits, v, pos)   the entries of a block (see flatten below)
+ * or, with JDOC_HAVE_TAPE8 defined, how eight tape bytes are gathered (see put8):
+ *   tape8 t8_zero() t8_put(t, byte, i) t8_store(p, t)   (i a constant 0..7)
  */
 #include <string.h>
 
@@ -127,24 +129,35 @@ static inline __attribute__((always_inline)) uint64_t JDOC_FN(utf8_block)(JDOC_F
  * flatten_block(index, tape, bits, v, pos). */
 #ifndef JDOC_HAVE_FLATTEN
 /* Eight entries: their offsets stored one by one, their tape bytes gathered
- * into one word and stored at once (a byte store for each entry cost 17% of
- * the AVX2 kernel's time; this, half of that). Byte i of the word is entry i
- * in memory: little-endian only. */
+ * and stored at once (a byte store for each entry cost 17% of the AVX2
+ * kernel's time; a word built by shifts and ORs, half of that). A primitives
+ * header may gather them its own way (JDOC_HAVE_TAPE8: x86 inserts each byte
+ * into a register, one instruction where the word takes two); the word's
+ * byte i is entry i in memory: little-endian only. */
+#ifndef JDOC_HAVE_TAPE8
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "stage1_impl.h: the tape is stored a word at a time, little-endian"
+#endif
+typedef uint64_t tape8;
+#define t8_zero() ((uint64_t)0)
+#define t8_put(t, b, i) ((t) | (uint64_t)(b) << (8 * (i)))
+#define t8_store(p, t) memcpy((p), &(t), 8)
 #endif
 static inline __attribute__((always_inline)) uint64_t JDOC_FN(put8)(uint32_t *out, uint8_t *tape, uint64_t bits,
                                                                    const uint8_t *p, uint32_t pos)
 {
-    uint64_t t8 = 0;
-#pragma GCC unroll 8
-    for (int i = 0; i < 8; i++) {
-        uint64_t tz = ctz64(bits);
-        out[i] = pos + (uint32_t)tz;
-        t8 |= (uint64_t)p[tz] << (8 * i);
-        bits &= bits - 1;
-    }
-    memcpy(tape, &t8, 8);
+    tape8 t8 = t8_zero();
+    /* written out, not a loop: t8_put's lane must be a constant at any -O */
+#define PUT(i)                                  \
+    do {                                        \
+        uint64_t tz = ctz64(bits);              \
+        out[i] = pos + (uint32_t)tz;            \
+        t8 = t8_put(t8, p[tz], i);              \
+        bits &= bits - 1;                       \
+    } while (0)
+    PUT(0); PUT(1); PUT(2); PUT(3); PUT(4); PUT(5); PUT(6); PUT(7);
+#undef PUT
+    t8_store(tape, t8);
     return bits;
 }
 
