@@ -532,3 +532,80 @@ Test(fetch, oj_negative_index)
     cr_assert_str_eq(where, "/a/3");
     jdoc_cursor_free(c);
 }
+
+/* Answer: jdoc_fetch_many with every member key of an object at once (up
+ * to 64 a call, so that keys share the hash buckets of its member loop),
+ * and keys of the same length and first byte that no member has, finds for
+ * each path what jdoc_fetch_path finds: every root object and every object
+ * one level down of the Docker corpus, then a document with an empty key
+ * and escaped keys. */
+static void many_against_one(jdoc_value obj, const char *what)
+{
+    jdoc_iter it;
+    cr_assert_eq(jdoc_iter_init(obj, &it), JDOC_OK);
+    jdoc_path *paths[64];
+    int n = 0;
+    while (n < 62 && jdoc_iter_next(&it, NULL)) {
+        const char *k;
+        size_t kl;
+        cr_assert_eq(jdoc_iter_key(&it, &k, &kl), JDOC_OK);
+        char ptr[256];
+        if (kl + 2 > sizeof ptr || memchr(k, '/', kl) || memchr(k, '~', kl))
+            continue;   /* pointers to keys that need no escape */
+        ptr[0] = '/';
+        memcpy(ptr + 1, k, kl);
+        paths[n++] = jdoc_path_compile(ptr, kl + 1, JDOC_SYNTAX_POINTER, NULL);
+        if (kl && n < 62) {   /* same length and first byte, no such member (most likely) */
+            ptr[kl] = ptr[kl] == '#' ? '%' : '#';
+            paths[n++] = jdoc_path_compile(ptr, kl + 1, JDOC_SYNTAX_POINTER, NULL);
+        }
+    }
+    if (!n)
+        return;
+    jdoc_value got[64], want;
+    jdoc_status st[64];
+    jdoc_fetch_many(obj, (const jdoc_path *const *)paths, (size_t)n, got, st);
+    for (int i = 0; i < n; i++) {
+        cr_assert_not_null(paths[i]);
+        jdoc_status ws = jdoc_fetch_path(obj, paths[i], &want);
+        cr_expect_eq(st[i], ws, "%s: path %d: %d against %d", what, i, st[i], ws);
+        if (ws == JDOC_OK)
+            cr_expect(got[i].idx == want.idx, "%s: path %d: entry %u against %u", what, i, got[i].idx, want.idx);
+        jdoc_path_free(paths[i]);
+    }
+}
+
+Test(fetch, fetch_many_every_key_at_once)
+{
+    TU_REQUIRE_CORPUS();
+    char **files = tu_list(CORPUS "/docker");
+    int objects = 0;
+    for (char **f = files; *f; f++) {
+        if (!strstr(*f, ".json"))
+            continue;
+        size_t len;
+        char *buf = tu_read(*f, &len);
+        jdoc_parser *p = jdoc_parser_new(NULL);
+        jdoc_doc *d;
+        cr_assert_eq(jdoc_parse(p, buf, len, &d), JDOC_OK, "%s", *f);
+        jdoc_value r = jdoc_root(d), v;
+        if (jdoc_typeof(r) == JDOC_OBJECT) {
+            many_against_one(r, *f);
+            objects++;
+        }
+        jdoc_iter it;
+        if (jdoc_iter_init(r, &it) == JDOC_OK)
+            while (jdoc_iter_next(&it, &v))
+                if (jdoc_typeof(v) == JDOC_OBJECT) {
+                    many_against_one(v, *f);
+                    objects++;
+                }
+        jdoc_parser_free(p);
+        free(buf);
+    }
+    tu_free_list(files);
+    cr_expect_gt(objects, 50, "objects tried: %d", objects);
+    const char *edge = "{\"\":0,\"a\\u0062\":1,\"ab\":2,\"\\u0061b\":3,\"b\":4,\"a\":5}";
+    jdoc_value r = doc(edge);
+    many_against_one(r, edge);
+}

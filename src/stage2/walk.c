@@ -41,6 +41,8 @@ const uint8_t jdoc__vcls[256] = { ['{'] = VCLS_CONTAINER, ['['] = VCLS_CONTAINER
 /* Which bit of a 32-bit summary a key of raw length n, first byte c (for
  * n == 0, the closing quote), sets. */
 static inline uint32_t key_bit(size_t n, uint8_t c) { return 1u << ((n * 5 + c) & 31); }
+/* The same hash, 0..63: fetch_batch's buckets. */
+static inline unsigned key_hash(size_t n, uint8_t c) { return (unsigned)((n * 5 + c) & 63); }
 
 /* Member of object o whose key matches s: its value entry in *out. Members
  * from key entry `from` up to the closing brace, or up to key entry `end`,
@@ -299,16 +301,19 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
     }
     if (!pending)
         return;
-    /* the first steps, laid out for the member loop: length and first byte
-     * reject almost every (member, path) pair without touching the key */
+    /* the first steps, laid out for the member loop: the paths whose first
+     * key has a member key's length and first byte are found by one lookup
+     * (bucket[], by a hash of the two), so a member of no such key costs no
+     * comparison; the first byte of an empty key is its closing quote */
     uint32_t klen[64];
     uint8_t k0[64];
-    uint64_t lens = 0;   /* bit klen & 63 of every first step: a key of no such length is none of them */
+    uint64_t bucket[64];
+    memset(bucket, 0, sizeof bucket);
     for (uint64_t m = pending; m; m &= m - 1) {
         int k = __builtin_ctzll(m);
         klen[k] = paths[k]->steps[0].klen;
         k0[k] = klen[k] ? (uint8_t)paths[k]->steps[0].key[0] : 0;
-        lens |= 1ull << (klen[k] & 63);
+        bucket[key_hash(klen[k], klen[k] ? k0[k] : '"')] |= 1ull << k;
     }
     const char *json = d->json;
     const uint32_t *ix = d->index;
@@ -331,8 +336,8 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
         /* a key without a backslash is its bytes: only a step of its length
          * can be it; one with a backslash decodes to at most its length */
         bool esc = tape[i] == ' ';
-        uint64_t cand = esc || (lens >> (rawlen & 63) & 1) ? pending : 0;
-        uint8_t r0 = cand ? (uint8_t)raw[0] : 0;
+        uint8_t r0 = (uint8_t)raw[0];
+        uint64_t cand = esc ? pending : pending & bucket[key_hash(rawlen, r0)];
         for (uint64_t m = cand; m; m &= m - 1) {
             int k = __builtin_ctzll(m);
             if (esc ? rawlen < klen[k] || (klen[k] && r0 != k0[k] && r0 != '\\') : rawlen != klen[k] || (klen[k] && r0 != k0[k]))
