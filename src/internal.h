@@ -135,6 +135,8 @@ jdoc_status jdoc__match_container(jdoc_parser *p, const jdoc_kernel *k, const ch
                                   uint32_t n, uint32_t rel, uint32_t *end);
 /* For tests: the grammar check of a root number (offset of the first bad byte). */
 size_t jdoc__root_number_end(const char *p, size_t avail, bool *ok);
+/* For tests: the stream code's pair check, table-driven (the kernels' reference). */
+bool jdoc__pairs_bad(const uint8_t *tape, uint32_t from, uint32_t to);
 /* Check that entry offset `at` can start a document (a scalar root in full). */
 jdoc_status jdoc__check_root(jdoc_parser *p, const char *json, size_t len, uint32_t at);
 

@@ -7,6 +7,7 @@
 #include "internal.h"
 #include "testutil.h"
 #include "stage1_diff.h"
+#include "pairs_diff.h"
 
 /* The SIMD kernels each differential test runs on; one this CPU cannot run is skipped, with why. */
 #define SIMD_KERNELS(test)                                                                            \
@@ -317,4 +318,24 @@ ParameterizedTest(jdoc_kernel_id *id, stage1, utf8_exhaustive)
     cr_assert_gt(bad, 1000);
     jdoc_parser_free(ps);
     jdoc_parser_free(pk);
+}
+
+/* The stream code's pair check of each kernel against the table-driven
+ * reference (tests/pairs_diff.h): the tapes of the Docker corpus (no bad
+ * pair), each with one entry changed to every class in turn, and random
+ * tapes of class bytes. */
+SIMD_KERNELS(pairs_vs_reference)
+ParameterizedTest(jdoc_kernel_id *id, stage1, pairs_vs_reference)
+{
+    TU_REQUIRE_CORPUS();
+    need_kernel(*id);
+    const jdoc_kernel *k = jdoc__kernel_get(*id);
+    cr_assert(k && k->pairs);
+    jdoc_parser *p = tu_parser(*id);
+    pairs_count c = { 0 };
+    bool ok = pairs_corpus_and_random(k, p, CORPUS "/docker", &c);
+    jdoc_parser_free(p);
+    cr_assert(ok, "%s", c.why);
+    cr_expect(c.bad > c.cases / 10 && c.bad < c.cases - c.cases / 10, "%ld of %ld ranges bad: both outcomes", c.bad,
+              c.cases);
 }

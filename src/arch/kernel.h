@@ -72,12 +72,18 @@ enum { JDOC_MATCH_OK, JDOC_MATCH_DEPTH, JDOC_MATCH_UNMATCHED, JDOC_MATCH_MISMATC
 typedef int (*jdoc_match_fn)(const uint8_t *tape, uint32_t *jump, uint32_t from, uint32_t n, uint32_t rel,
                              uint32_t max_depth, uint32_t *at);
 
+/* The stream code's pair check: true when some entry of tape[from..to]
+ * (from >= 1; readable up to to + 64) may not follow the entry before it
+ * (pairs_bad in stage1.c is the reference; NULL: use it). */
+typedef bool (*jdoc_pairs_fn)(const uint8_t *tape, uint32_t from, uint32_t to);
+
 typedef struct jdoc_kernel {
     jdoc_kernel_id id;
     const char *name;
     uint32_t requires;     /* JDOC_CPU_* bits */
     jdoc_stage1_fn stage1;
     jdoc_match_fn match;
+    jdoc_pairs_fn pairs;
 } jdoc_kernel;
 
 /* The kernel for `id` when compiled in and supported here, else NULL. */

@@ -597,8 +597,8 @@ static int grammar_fast(struct jdoc_stream_state *t, const uint8_t *tape, uint32
 static int grammar_exact(jdoc_parser *p, uint32_t s0, uint32_t n, uint32_t *end);
 
 /* Any bad pair among entries [from, to]: one pass with no branch, two
- * entries a step (a class in the high nibble with the next one). */
-static bool pairs_bad(const uint8_t *tape, uint32_t from, uint32_t to)
+ * entries a step. The reference of the kernels' pair checks (k->pairs). */
+bool jdoc__pairs_bad(const uint8_t *tape, uint32_t from, uint32_t to)
 {
     unsigned prev = gclass[tape[from - 1]], bad = 0;
     uint32_t e = from;
@@ -620,7 +620,7 @@ static int grammar(jdoc_parser *p, uint32_t s0, uint32_t n, uint32_t *end)
          * finds its end (and records its jump table), then the pairs */
         uint32_t at;
         int m = p->k->match(p->tape, p->index, s0, n, s0, p->max_depth, &at);
-        if (m == JDOC_MATCH_OK && !pairs_bad(p->tape, s0 + 1, at)) {
+        if (m == JDOC_MATCH_OK && !(p->k->pairs ? p->k->pairs : jdoc__pairs_bad)(p->tape, s0 + 1, at)) {
             *end = at;
             return 1;
         }

@@ -557,8 +557,54 @@ static int JDOC_FN(match)(const uint8_t *tape, uint32_t *jump, uint32_t from, ui
     return JDOC_FN(match_exact)(tape, jump, from, n, rel, max_depth, at);
 }
 
+/*
+ * The pair check of the stream code, 64 entries a step (pairs_bad in
+ * stage1.c is the reference). With a class mask per tape byte ('"' and the
+ * marked ' ' are strings, str; anything unlisted is a scalar's first byte,
+ * sc) and P(x) the entries right after an entry of x:
+ *   V = sc | { | [ | str    a value starts     E = } | ]    D = : | ,
+ *   bad = P(sc|E) & (V|:)     a value after a value, ':' after a non-key
+ *       | P(str)  & V         a value after a string
+ *       | P({)    & ~(}|str)  '{' not followed by a key or '}'
+ *       | P([)    & (}|D)     '[' followed by '}' ':' ','
+ *       | P(D)    & (E|D)     ':' ',' followed by no value
+ */
+static bool JDOC_FN(pairs)(const uint8_t *tape, uint32_t from, uint32_t to)
+{
+    uint64_t c_se, c_st, c_o, c_a, c_d;   /* the class of the entry before the step, as bit 0 */
+    {
+        uint8_t b = tape[from - 1];
+        c_o = b == '{';
+        c_a = b == '[';
+        c_d = b == ':' || b == ',';
+        c_st = (b | 2) == '"';
+        c_se = !(c_o | c_a | c_d | c_st);
+    }
+    uint64_t bad = 0;
+    for (uint32_t e = from; e <= to; e += 64) {
+        vec v[NV], w[NV];
+#pragma GCC unroll 4
+        for (int k = 0; k < NV; k++) {
+            v[k] = v_load(tape + e + (uint32_t)k * VEC_BYTES);
+            w[k] = v_or(v[k], v_splat(2));
+        }
+        uint64_t o = blk_eq(v, '{'), a = blk_eq(v, '['), oe = blk_eq(v, '}'), ae = blk_eq(v, ']');
+        uint64_t co = blk_eq(v, ':'), d = co | blk_eq(v, ','), st = blk_eq(w, '"');
+        uint64_t ends = oe | ae, sc = ~(o | a | ends | d | st), val = sc | o | a | st, se = sc | ends;
+        uint64_t b = ((se << 1 | c_se) & (val | co)) | ((st << 1 | c_st) & val) | ((o << 1 | c_o) & ~(oe | st)) |
+                     ((a << 1 | c_a) & (oe | d)) | ((d << 1 | c_d) & (ends | d));
+        bad |= to - e < 63 ? b & ((2ull << (to - e)) - 1) : b;
+        c_se = se >> 63;
+        c_st = st >> 63;
+        c_o = o >> 63;
+        c_a = a >> 63;
+        c_d = d >> 63;
+    }
+    return bad != 0;
+}
+
 const jdoc_kernel JDOC_CAT(jdoc__kernel_, JDOC_ARCH) = { JDOC_KERNEL_ID, JDOC_KERNEL_NAME, JDOC_KERNEL_REQUIRES,
-                                                        JDOC_FN(stage1), JDOC_FN(match) };
+                                                        JDOC_FN(stage1), JDOC_FN(match), JDOC_FN(pairs) };
 
 #undef NV
 #undef ODD_BITS

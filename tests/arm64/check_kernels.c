@@ -6,13 +6,15 @@
  * length 0..300 at every alignment 0..63, exhaustive UTF-8 byte pairs across
  * a block boundary, inputs ending before an unreadable page, and the corpus;
  * and the scalar kernel against its byte-at-a-time former self
- * (tests/scalar_diff.h) on generated inputs and the corpus.
+ * (tests/scalar_diff.h) on generated inputs and the corpus; and each NEON
+ * kernel's stream pair check against its reference (tests/pairs_diff.h).
  * Ends with the line "N passed, N failed".
  */
 #include <sys/mman.h>
 #include <unistd.h>
 #include "../stage1_diff.h"
 #include "../scalar_diff.h"
+#include "../pairs_diff.h"
 
 static int passed, failed;
 
@@ -192,6 +194,8 @@ int main(void)
         corpus(ps, pk, CORPUS "/docker");
         corpus(ps, pk, CORPUS "/conformance/jsontestsuite");
         corpus(ps, pk, CORPUS "/conformance/jsonchecker");
+        pairs_count pc = { 0 };
+        check(pairs_corpus_and_random(pk->k, pk, CORPUS "/docker", &pc), "pair check against the reference", pc.why);
         jdoc_parser_free(pk);
     }
     scalar_ref_generated();
