@@ -320,17 +320,17 @@ ParameterizedTest(jdoc_kernel_id *id, stage1, utf8_exhaustive)
     jdoc_parser_free(pk);
 }
 
-/* The stream code's pair check of each kernel against the table-driven
- * reference (tests/pairs_diff.h): the tapes of the Docker corpus (no bad
- * pair), each with one entry changed to every class in turn, and random
- * tapes of class bytes. */
+/* The stream code's pair check and depth scan of each kernel against their
+ * references (tests/pairs_diff.h): the tapes of the Docker corpus (no bad
+ * pair), each with one entry changed to every class in turn, random tapes
+ * of class bytes, and deep runs of brackets. */
 SIMD_KERNELS(pairs_vs_reference)
 ParameterizedTest(jdoc_kernel_id *id, stage1, pairs_vs_reference)
 {
     TU_REQUIRE_CORPUS();
     need_kernel(*id);
     const jdoc_kernel *k = jdoc__kernel_get(*id);
-    cr_assert(k && k->pairs);
+    cr_assert(k && k->pairs && k->depth);
     jdoc_parser *p = tu_parser(*id);
     pairs_count c = { 0 };
     bool ok = pairs_corpus_and_random(k, p, CORPUS "/docker", &c);
@@ -338,4 +338,8 @@ ParameterizedTest(jdoc_kernel_id *id, stage1, pairs_vs_reference)
     cr_assert(ok, "%s", c.why);
     cr_expect(c.bad > c.cases / 10 && c.bad < c.cases - c.cases / 10, "%ld of %ld ranges bad: both outcomes", c.bad,
               c.cases);
+    cr_expect(c.depth_seen[0] > c.depth_cases / 50 && c.depth_seen[1] > c.depth_cases / 50 &&
+                  c.depth_seen[2] > c.depth_cases / 50,
+              "depth scans: %ld too deep, %ld ran out, %ld closed of %ld: every outcome", c.depth_seen[0],
+              c.depth_seen[1], c.depth_seen[2], c.depth_cases);
 }

@@ -77,6 +77,15 @@ typedef int (*jdoc_match_fn)(const uint8_t *tape, uint32_t *jump, uint32_t from,
  * (pairs_bad in stage1.c is the reference; NULL: use it). */
 typedef bool (*jdoc_pairs_fn)(const uint8_t *tape, uint32_t from, uint32_t to);
 
+/* The stream code's depth scan of a document still arriving: from *depth
+ * (>= 1) open containers before entry `from`, follow the brackets of
+ * tape[from..n) (readable up to n + 64). Returns 1 when the depth falls to
+ * 0, at the closing entry *at; -1 when it would pass max_depth, at the
+ * opening entry *at; 0 when the entries run out, with *depth the depth
+ * after them. (NULL: the stream code's own loop.) */
+typedef int (*jdoc_depth_fn)(const uint8_t *tape, uint32_t from, uint32_t n, uint32_t *depth, uint32_t max_depth,
+                             uint32_t *at);
+
 typedef struct jdoc_kernel {
     jdoc_kernel_id id;
     const char *name;
@@ -84,6 +93,7 @@ typedef struct jdoc_kernel {
     jdoc_stage1_fn stage1;
     jdoc_match_fn match;
     jdoc_pairs_fn pairs;
+    jdoc_depth_fn depth;
 } jdoc_kernel;
 
 /* The kernel for `id` when compiled in and supported here, else NULL. */

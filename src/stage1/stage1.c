@@ -565,17 +565,36 @@ static const uint8_t gbad[8][8] = {
 };
 
 /* 1: the document closes at *end; 0: the entries run out; -2: a bad pair
- * or too deep: the exact automaton reads the document again. */
-static int grammar_fast(struct jdoc_stream_state *t, const uint8_t *tape, uint32_t n, uint32_t max_depth,
-                        uint32_t *end)
+ * or too deep: the exact automaton reads the document again. With a SIMD
+ * kernel, its depth scan and pair check (k->depth, k->pairs) do it 64
+ * entries a step, the pair check reading the class of the entry before
+ * g_pos from the tape; else one entry at a time. */
+static int grammar_fast(struct jdoc_stream_state *t, const jdoc_kernel *k, const uint8_t *tape, uint32_t n,
+                        uint32_t max_depth, uint32_t *end)
 {
+    if (k->depth && k->pairs) {
+        uint32_t from = t->g_pos, depth = t->g_depth, at = 0;
+        if (from >= n)
+            return 0;
+        int r = k->depth(tape, from, n, &depth, max_depth, &at);
+        if (r < 0 || k->pairs(tape, from, r == 1 ? at : n - 1))
+            return -2;
+        if (r == 1) {
+            *end = at;
+            return 1;
+        }
+        t->g_depth = depth;
+        t->g_pos = n;
+        t->g_state = gclass[tape[n - 1]];
+        return 0;
+    }
     uint32_t depth = t->g_depth, e = t->g_pos;
     unsigned prev = t->g_state, bad = 0;
     for (; e < n; e++) {
-        unsigned k = gclass[tape[e]];
-        bad |= gbad[prev][k];
-        prev = k;
-        depth += (uint32_t)(int32_t)gdelta[k];
+        unsigned c = gclass[tape[e]];
+        bad |= gbad[prev][c];
+        prev = c;
+        depth += (uint32_t)(int32_t)gdelta[c];
         if (JDOC_UNLIKELY(depth - 1 >= max_depth))
             break;
     }
@@ -636,7 +655,7 @@ static int grammar(jdoc_parser *p, uint32_t s0, uint32_t n, uint32_t *end)
         t->g_fast = true;
     }
     if (t->g_fast) {
-        int r = grammar_fast(t, p->tape, n, p->max_depth, end);
+        int r = grammar_fast(t, p->k, p->tape, n, p->max_depth, end);
         if (r == 1) {
             t->g_doc = UINT32_MAX;
             uint32_t at;

@@ -603,8 +603,48 @@ static bool JDOC_FN(pairs)(const uint8_t *tape, uint32_t from, uint32_t to)
     return bad != 0;
 }
 
+/* The depth scan of a document still arriving (see jdoc_depth_fn), 64
+ * entries a step: a step whose closing brackets cannot bring the depth to 0
+ * and whose opening ones cannot take it past max_depth only counts them. */
+static int JDOC_FN(depth)(const uint8_t *tape, uint32_t from, uint32_t n, uint32_t *depth, uint32_t max_depth,
+                          uint32_t *at)
+{
+    uint32_t d = *depth;
+    const vec lower = v_splat(0x20);
+    for (uint32_t e = from; e < n; e += 64) {
+        vec v[NV];
+#pragma GCC unroll 4
+        for (int k = 0; k < NV; k++)
+            v[k] = v_or(v_load(tape + e + (uint32_t)k * VEC_BYTES), lower);
+        uint64_t keep = n - e < 64 ? (1ull << (n - e)) - 1 : ~0ull;
+        uint64_t op = blk_eq(v, '{') & keep, cl = blk_eq(v, '}') & keep;
+        uint32_t no = (uint32_t)__builtin_popcountll(op), nc = (uint32_t)__builtin_popcountll(cl);
+        if (JDOC_LIKELY(d > nc && no <= max_depth - d)) {
+            d += no - nc;
+            continue;
+        }
+        for (uint64_t m = op | cl; m; m &= m - 1) {
+            uint32_t i = (uint32_t)ctz_nz(m);
+            if (op >> i & 1) {
+                if (++d > max_depth) {
+                    *depth = d;
+                    *at = e + i;
+                    return -1;
+                }
+            } else if (--d == 0) {
+                *depth = 0;
+                *at = e + i;
+                return 1;
+            }
+        }
+    }
+    *depth = d;
+    return 0;
+}
+
 const jdoc_kernel JDOC_CAT(jdoc__kernel_, JDOC_ARCH) = { JDOC_KERNEL_ID, JDOC_KERNEL_NAME, JDOC_KERNEL_REQUIRES,
-                                                        JDOC_FN(stage1), JDOC_FN(match), JDOC_FN(pairs) };
+                                                        JDOC_FN(stage1), JDOC_FN(match), JDOC_FN(pairs),
+                                                        JDOC_FN(depth) };
 
 #undef NV
 #undef ODD_BITS
