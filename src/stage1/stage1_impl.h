@@ -73,6 +73,14 @@ static const uint8_t JDOC_FN(u8_cur_hi)[16] = {
     0x01, 0x01, 0x01, 0x01,                         /* leads */
 };
 
+/* A block ends in an incomplete sequence when its last byte >= C0, the one
+ * before >= E0 or the one before that >= F0: the bytes above these maxima
+ * (the last VEC_BYTES of the table are one register's). */
+#define FF8 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF
+static const uint8_t JDOC_FN(u8_max)[64] = { FF8, FF8, FF8, FF8, FF8, FF8, FF8,
+                                             0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xEF, 0xDF, 0xBF };
+#undef FF8
+
 typedef struct JDOC_FN(state) {
     vec u8_tbl[3], ws_tbl, op_tbl;
     vec u8_err, u8_prev, u8_max;
@@ -362,19 +370,32 @@ static inline __attribute__((always_inline)) void JDOC_FN(start)(const jdoc_s1 *
     t->u8_tbl[2] = v_table(JDOC_FN(u8_cur_hi));
     t->ws_tbl = v_table(JDOC_FN(ws_lo));
     t->op_tbl = v_table(JDOC_FN(op_lo));
-    {
-        /* incomplete if the last byte >= C0, the one before >= E0, the one before that >= F0 */
-        uint8_t m[VEC_BYTES];
-        memset(m, 0xFF, sizeof m);
-        m[VEC_BYTES - 3] = 0xEF;
-        m[VEC_BYTES - 2] = 0xDF;
-        m[VEC_BYTES - 1] = 0xBF;
-        t->u8_max = v_load(m);
-    }
+    t->u8_max = v_load(JDOC_FN(u8_max) + 64 - VEC_BYTES);
     t->u8_err = v_splat(0);
     t->u8_prev = v_load(s->prev + 64 - VEC_BYTES);
     t->u8_inc = s->utf8_inc;
     *c = (JDOC_FN(carry)){ s->escaped, s->in_string, s->scalar, 0, s->index + s->n, s->tape + s->n, s->check_utf8 };
+}
+
+/* d[0..n) = s[0..n) for 1 <= n <= 64, by overlapping fixed-size copies
+ * (inline, where a memcpy call cost more than the copy). */
+static inline void JDOC_FN(copy_short)(uint8_t *d, const uint8_t *s, size_t n)
+{
+    if (n >= 16) {
+        for (size_t i = 0; i + 16 < n; i += 16)
+            memcpy(d + i, s + i, 16);
+        memcpy(d + n - 16, s + n - 16, 16);
+    } else if (n >= 8) {
+        memcpy(d, s, 8);
+        memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(d, s, 4);
+        memcpy(d + n - 4, s + n - 4, 4);
+    } else {
+        d[0] = s[0];
+        d[n / 2] = s[n / 2];
+        d[n - 1] = s[n - 1];
+    }
 }
 
 static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool last)
@@ -394,7 +415,7 @@ static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool las
         full -= 64;
     if (full < len) {
         memset(tail, ' ', sizeof tail);
-        memcpy(tail, buf + full, len - full);
+        JDOC_FN(copy_short)(tail, buf + full, len - full);
     }
     jdoc_status cls = JDOC_OK;
 
