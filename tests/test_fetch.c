@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include "testutil.h"
+#include "elems_diff.h"
 
 static jdoc_parser *P;
 static jdoc_doc *D;
@@ -555,7 +556,7 @@ static void many_against_one(jdoc_value obj, const char *what)
         ptr[0] = '/';
         memcpy(ptr + 1, k, kl);
         paths[n++] = jdoc_path_compile(ptr, kl + 1, JDOC_SYNTAX_POINTER, NULL);
-        if (kl && n < 62) {   /* same length and first byte, no such member (most likely) */
+        if (kl && n < 62) {   /* same length (and first byte, for keys of 2 or more), no such member (most likely) */
             ptr[kl] = ptr[kl] == '#' ? '%' : '#';
             paths[n++] = jdoc_path_compile(ptr, kl + 1, JDOC_SYNTAX_POINTER, NULL);
         }
@@ -608,4 +609,26 @@ Test(fetch, fetch_many_every_key_at_once)
     const char *edge = "{\"\":0,\"a\\u0062\":1,\"ab\":2,\"\\u0061b\":3,\"b\":4,\"a\":5}";
     jdoc_value r = doc(edge);
     many_against_one(r, edge);
+}
+
+/* Answer: an index far into an array (where a SIMD kernel skips whole steps
+ * of plain elements, k->elems) finds what the scalar kernel's walk finds,
+ * value or error (tests/elems_diff.h: generated arrays, clean and damaged;
+ * the skip alone on clean ones); and indices into every array of canada.json. */
+Test(fetch, array_index_every_kernel)
+{
+    jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR);
+    for (int k = JDOC_KERNEL_SSE42; k < JDOC_KERNEL_COUNT; k++) {
+        if (!jdoc_kernel_supported((jdoc_kernel_id)k)) {
+            tu_note_kernel_skip((jdoc_kernel_id)k);
+            continue;
+        }
+        jdoc_parser *pk = tu_parser((jdoc_kernel_id)k);
+        char why[300] = "";
+        cr_assert(elems_generated(ps, pk, why, sizeof why), "%s", why);
+        if (tu_corpus_present())
+            cr_assert(elems_canada(ps, pk, why, sizeof why), "%s", why);
+        jdoc_parser_free(pk);
+    }
+    jdoc_parser_free(ps);
 }

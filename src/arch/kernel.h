@@ -74,17 +74,25 @@ typedef int (*jdoc_match_fn)(const uint8_t *tape, uint32_t *jump, uint32_t from,
 
 /* The stream code's pair check: true when some entry of tape[from..to]
  * (from >= 1; readable up to to + 64) may not follow the entry before it
- * (pairs_bad in stage1.c is the reference; NULL: use it). */
+ * (jdoc__pairs_bad in stage1.c is the reference; NULL: use it). */
 typedef bool (*jdoc_pairs_fn)(const uint8_t *tape, uint32_t from, uint32_t to);
 
 /* The stream code's depth scan of a document still arriving: from *depth
- * (>= 1) open containers before entry `from`, follow the brackets of
+ * open containers before entry `from` (1 <= *depth <= max_depth), follow the brackets of
  * tape[from..n) (readable up to n + 64). Returns 1 when the depth falls to
  * 0, at the closing entry *at; -1 when it would pass max_depth, at the
  * opening entry *at; 0 when the entries run out, with *depth the depth
  * after them. (NULL: the stream code's own loop.) */
 typedef int (*jdoc_depth_fn)(const uint8_t *tape, uint32_t from, uint32_t n, uint32_t *depth, uint32_t max_depth,
                              uint32_t *at);
+
+/* Stage 2's skip over the elements of an array: from entry e, the start of
+ * an element of the array whose closing bracket is entry `end`, skip up to
+ * *k elements 64 entries a step, as long as a step holds only scalars and
+ * containers with no container inside, and the array's own entries are a
+ * value, ',', a value, ... (no ':'); returns the start of the element reached, *k less the elements
+ * skipped (the caller walks on from there). (NULL: no skip.) */
+typedef uint32_t (*jdoc_elems_fn)(const uint8_t *tape, uint32_t e, uint32_t end, uint64_t *k);
 
 typedef struct jdoc_kernel {
     jdoc_kernel_id id;
@@ -94,6 +102,7 @@ typedef struct jdoc_kernel {
     jdoc_match_fn match;
     jdoc_pairs_fn pairs;
     jdoc_depth_fn depth;
+    jdoc_elems_fn elems;
 } jdoc_kernel;
 
 /* The kernel for `id` when compiled in and supported here, else NULL. */

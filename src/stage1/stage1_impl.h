@@ -579,7 +579,7 @@ static int JDOC_FN(match)(const uint8_t *tape, uint32_t *jump, uint32_t from, ui
 }
 
 /*
- * The pair check of the stream code, 64 entries a step (pairs_bad in
+ * The pair check of the stream code, 64 entries a step (jdoc__pairs_bad in
  * stage1.c is the reference). With a class mask per tape byte ('"' and the
  * marked ' ' are strings, str; anything unlisted is a scalar's first byte,
  * sc) and P(x) the entries right after an entry of x:
@@ -663,9 +663,60 @@ static int JDOC_FN(depth)(const uint8_t *tape, uint32_t from, uint32_t n, uint32
     return 0;
 }
 
+/*
+ * Stage 2's element skip (see jdoc_elems_fn), 64 entries a step. At e the
+ * depth below the array is 0; while the brackets alternate opening, closing
+ * (containers with no container inside), the prefix XOR of the brackets
+ * marks the inside of each container, as the quotes do strings:
+ *   tape    1 , [ 2 , 3 ] , { " : 4 } , " ...
+ *   br      . . 1 . . . 1 . 1 . . . 1 . .
+ *   in      . . 1 1 1 1 . . 1 1 1 1 . . .
+ *   own     1 1 1 . . . . 1 1 . . . . 1 1     the array's own entries
+ *   odd     1 . 1 . . . . . 1 . . . . . 1     their prefix XOR: a value at each odd one
+ * An opening bracket outside `in` or a closing one inside means a container
+ * holds another: stop. The own entries (openers, and what is neither in nor
+ * closing) must be a value, ',', a value, ... (what the walk checks: a
+ * value where one starts, then ','), with no ':'; inside the containers
+ * nothing is checked (the walk jumps over them too). `in` and the parity
+ * carry from step to step, so the steps do not wait on each other; a stop
+ * returns the element after the last ',' of the steps before.
+ */
+static uint32_t JDOC_FN(elems)(const uint8_t *tape, uint32_t e, uint32_t end, uint64_t *k)
+{
+    const vec lower = v_splat(0x20);
+    uint64_t c_in = 0, c_odd = 0;   /* all ones: the step starts inside a container, after an odd own entry */
+    uint32_t at = e;                /* the element after the last ',' counted */
+    for (; *k && end - e > 64; e += 64) {
+        vec v[NV], w[NV];
+#pragma GCC unroll 4
+        for (int i = 0; i < NV; i++) {
+            v[i] = v_load(tape + e + (uint32_t)i * VEC_BYTES);
+            w[i] = v_or(v[i], lower);
+        }
+        uint64_t op = blk_eq(w, '{'), cl = blk_eq(w, '}'), in = prefix_xor(op | cl) ^ c_in;
+        uint64_t own = (~in & ~cl) | op, commas = blk_eq(v, ',') & own, odd = prefix_xor(own) ^ c_odd;
+        if ((op & ~in) | (cl & in) | (blk_eq(v, ':') & own) | (own & ~commas & ~odd) | (commas & odd))
+            break;
+        c_in = (uint64_t)((int64_t)in >> 63);
+        c_odd = (uint64_t)((int64_t)odd >> 63);
+        if (!commas)
+            continue;
+        uint32_t cnt = (uint32_t)__builtin_popcountll(commas);
+        if (*k <= cnt) {
+            for (uint64_t j = 1; j < *k; j++)
+                commas &= commas - 1;
+            *k = 0;
+            return e + (uint32_t)ctz_nz(commas) + 1;
+        }
+        *k -= cnt;
+        at = e + 64 - (uint32_t)__builtin_clzll(commas);
+    }
+    return at;
+}
+
 const jdoc_kernel JDOC_CAT(jdoc__kernel_, JDOC_ARCH) = { JDOC_KERNEL_ID, JDOC_KERNEL_NAME, JDOC_KERNEL_REQUIRES,
                                                         JDOC_FN(stage1), JDOC_FN(match), JDOC_FN(pairs),
-                                                        JDOC_FN(depth) };
+                                                        JDOC_FN(depth), JDOC_FN(elems) };
 
 #undef NV
 #undef ODD_BITS

@@ -134,6 +134,9 @@ static jdoc_status find_nth(const jdoc_doc *d, uint32_t a, uint64_t n, uint32_t 
     uint32_t i = a + 1;
     if (J(d, i) == ']')
         return JDOC_ERR_NOT_FOUND;
+    const jdoc_kernel *kern = d->parser->k;
+    if (n >= 16 && kern->elems)   /* far in: whole steps of plain elements at once */
+        i = kern->elems(d->tape, i, jdoc__close(d, a), &n);
     for (uint64_t k = 0;; k++) {
         uint32_t next = jdoc__skip(d, i);
         if (JDOC_UNLIKELY(next == UINT32_MAX))

@@ -7,7 +7,9 @@
  * a block boundary, inputs ending before an unreadable page, and the corpus;
  * and the scalar kernel against its byte-at-a-time former self
  * (tests/scalar_diff.h) on generated inputs and the corpus; and each NEON
- * kernel's stream pair check against its reference (tests/pairs_diff.h).
+ * kernel's stream pair check and depth scan against their references
+ * (tests/pairs_diff.h) and its array skip against the scalar kernel's walk
+ * (tests/elems_diff.h).
  * Ends with the line "N passed, N failed".
  */
 #include <sys/mman.h>
@@ -15,6 +17,7 @@
 #include "../stage1_diff.h"
 #include "../scalar_diff.h"
 #include "../pairs_diff.h"
+#include "../elems_diff.h"
 
 static int passed, failed;
 
@@ -195,7 +198,10 @@ int main(void)
         corpus(ps, pk, CORPUS "/conformance/jsontestsuite");
         corpus(ps, pk, CORPUS "/conformance/jsonchecker");
         pairs_count pc = { 0 };
-        check(pairs_corpus_and_random(pk->k, pk, CORPUS "/docker", &pc), "pair check against the reference", pc.why);
+        check(pairs_corpus_and_random(pk->k, pk, CORPUS "/docker", &pc), "pair check and depth scan against the references", pc.why);
+        char why[300] = "";
+        check(elems_generated(ps, pk, why, sizeof why), "array indices against the scalar kernel", why);
+        check(elems_canada(ps, pk, why, sizeof why), "canada.json indices against the scalar kernel", why);
         jdoc_parser_free(pk);
     }
     scalar_ref_generated();
