@@ -483,15 +483,25 @@ static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool las
  * 64-entry step, and leaves the error report to match_exact.
  */
 /* The brackets among tape[e..e+64) (entries before n only). */
-static inline __attribute__((always_inline)) uint64_t JDOC_FN(brackets)(const uint8_t *tape, uint32_t e, uint32_t n)
+/* The opening (*op) and closing (*cl) brackets among tape[e..e+64), entries before n only. */
+static inline __attribute__((always_inline)) void JDOC_FN(bracket_masks)(const uint8_t *tape, uint32_t e, uint32_t n,
+                                                                        uint64_t *op, uint64_t *cl)
 {
     const vec lower = v_splat(0x20);
     vec v[NV];
 #pragma GCC unroll 4
     for (int k = 0; k < NV; k++)
         v[k] = v_or(v_load(tape + e + (uint32_t)k * VEC_BYTES), lower);
-    uint64_t m = blk_eq(v, '{') | blk_eq(v, '}');
-    return n - e < 64 ? m & ((1ull << (n - e)) - 1) : m;
+    uint64_t keep = n - e < 64 ? (1ull << (n - e)) - 1 : ~0ull;
+    *op = blk_eq(v, '{') & keep;
+    *cl = blk_eq(v, '}') & keep;
+}
+
+static inline __attribute__((always_inline)) uint64_t JDOC_FN(brackets)(const uint8_t *tape, uint32_t e, uint32_t n)
+{
+    uint64_t op, cl;
+    JDOC_FN(bracket_masks)(tape, e, n, &op, &cl);
+    return op | cl;
 }
 
 static int JDOC_FN(match_exact)(const uint8_t *tape, uint32_t *jump, uint32_t from, uint32_t n, uint32_t rel,
@@ -631,14 +641,9 @@ static int JDOC_FN(depth)(const uint8_t *tape, uint32_t from, uint32_t n, uint32
                           uint32_t *at)
 {
     uint32_t d = *depth;
-    const vec lower = v_splat(0x20);
     for (uint32_t e = from; e < n; e += 64) {
-        vec v[NV];
-#pragma GCC unroll 4
-        for (int k = 0; k < NV; k++)
-            v[k] = v_or(v_load(tape + e + (uint32_t)k * VEC_BYTES), lower);
-        uint64_t keep = n - e < 64 ? (1ull << (n - e)) - 1 : ~0ull;
-        uint64_t op = blk_eq(v, '{') & keep, cl = blk_eq(v, '}') & keep;
+        uint64_t op, cl;
+        JDOC_FN(bracket_masks)(tape, e, n, &op, &cl);
         uint32_t no = (uint32_t)__builtin_popcountll(op), nc = (uint32_t)__builtin_popcountll(cl);
         if (JDOC_LIKELY(d > nc && no <= max_depth - d)) {
             d += no - nc;
