@@ -480,9 +480,9 @@ static void JDOC_FN(stage1)(jdoc_s1 *s, const uint8_t *buf, size_t len, bool las
  *
  * match_exact is the plain loop; match also matches a container with no
  * container inside in one step when both its brackets are in the same
- * 64-entry step, and leaves the error report to match_exact.
+ * 64-entry step, and leaves the error report to match_exact (but for
+ * entries that run out: then both leave the same stack).
  */
-/* The brackets among tape[e..e+64) (entries before n only). */
 /* The opening (*op) and closing (*cl) brackets among tape[e..e+64), entries before n only. */
 static inline __attribute__((always_inline)) void JDOC_FN(bracket_masks)(const uint8_t *tape, uint32_t e, uint32_t n,
                                                                         uint64_t *op, uint64_t *cl)
@@ -585,7 +585,11 @@ static int JDOC_FN(match)(const uint8_t *tape, uint32_t *jump, uint32_t from, ui
             }
         }
     }
-    return JDOC_FN(match_exact)(tape, jump, from, n, rel, max_depth, at);
+    /* no error and no end (a document still arriving): the containers left
+     * open are on the stack, as the plain loop leaves them (a container
+     * matched in one step is closed) */
+    *at = top;
+    return JDOC_MATCH_UNCLOSED;
 }
 
 /*
