@@ -100,6 +100,35 @@ Test(memory, peak_per_input_byte)
     cr_assert_gt(files, 20);
 }
 
+/* A stream read whole (jdoc_stream_begin) is held to the same bound as a
+ * parse: every NDJSON and concatenated file of the Docker corpus. */
+Test(memory, stream_peak_per_input_byte)
+{
+    if (!tu_corpus_present())
+        cr_skip_test("../shared/corpus not present: corpus tests skipped");
+    static const char *const files[] = { CORPUS "/docker/events.ndjson", CORPUS "/docker/image_pull.ndjson",
+                                         CORPUS "/docker/image_pull_concatenated.txt" };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        size_t len;
+        char *b = tu_read(files[i], &len);
+        cr_assert(b, "cannot read %s", files[i]);
+        heap h = { 0 };
+        jdoc_parser *p = counted(&h, JDOC_KERNEL_AUTO);
+        jdoc_doc *d;
+        jdoc_status st;
+        size_t docs = 0;
+        cr_assert_eq(jdoc_stream_begin(p, b, len), JDOC_OK);
+        while (jdoc_stream_next(p, &d, &st))
+            docs++;
+        cr_expect_gt(docs, 1, "%s", files[i]);
+        cr_expect_leq(h.peak, 2 * len + 65536, "%s: peak heap %zu for %zu bytes (%.2f B/B)", files[i], h.peak, len,
+                      (double)h.peak / (double)len);
+        jdoc_parser_free(p);
+        cr_expect_eq(h.live, 0);
+        free(b);
+    }
+}
+
 /* "[" item "," item ... "]" with k items. */
 static char *items(size_t k, size_t *len)
 {

@@ -124,14 +124,16 @@ static jdoc_status run_kernel(jdoc_parser *p, const jdoc_kernel *k, const char *
     return JDOC_OK;
 }
 
-/* kernel_chunk for the stream code: no density estimate (windows, pieces),
- * and room for every byte of the chunk first, so that it is indexed in one
- * call (kernel_chunk, growing by the usual density, cut a 4 KiB piece in two). */
+/* kernel_chunk for the stream code: no density estimate (windows, pieces);
+ * a chunk of at most 8 KiB (a piece fed, the rest of one) gets room for
+ * every byte first (at most 41 KiB), so that it is indexed in one call
+ * (kernel_chunk, growing by the usual density, cut a 4 KiB piece in two);
+ * a larger one grows as in a parse, within its memory bound. */
 static jdoc_status stream_chunk(jdoc_parser *p, const jdoc_kernel *k, jdoc_s1 *s, const char *json, size_t pos,
                                 size_t *chunk, size_t len)
 {
     size_t need = (size_t)s->n + ((*chunk + 63) & ~(size_t)63) + 192;
-    if (p->ix_cap < need && ix_alloc(p, need + need / 2, s->n))
+    if (*chunk <= 8192 && p->ix_cap < need && ix_alloc(p, need + need / 2, s->n))
         return JDOC_ERR_NOMEM;
     return kernel_chunk(p, k, s, json, pos, pos, chunk, len, len);
 }
