@@ -104,6 +104,11 @@ struct jdoc_parser {
         size_t to;           /* bytes indexed */
         bool active;
         bool exact;          /* ks is the scalar kernel's: its error is the exact one */
+        /* the bracket pass run on each piece (kernel resume): entries
+         * matched, the stack's state, the root's offset (the pass writes
+         * over the root's index entry) and, once it closed, its end */
+        bool matching, closed, unmatched;
+        uint32_t done, top, depth, end, root_off;
     } pm;
 };
 

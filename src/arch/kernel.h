@@ -94,6 +94,16 @@ typedef int (*jdoc_depth_fn)(const uint8_t *tape, uint32_t from, uint32_t n, uin
  * skipped (the caller walks on from there). (NULL: no skip.) */
 typedef uint32_t (*jdoc_elems_fn)(const uint8_t *tape, uint32_t e, uint32_t end, uint64_t *k);
 
+/* The bracket pass resumed, for a document indexed as it arrives: as
+ * jdoc_match_fn over tape[from..n) (readable and zero up to n + 64), from
+ * the state (*top, *depth) that the call before left when its entries ran
+ * out (UINT32_MAX and 0 for the first call, from being the root). Returns
+ * JDOC_MATCH_OK with *at = the root's closing entry, JDOC_MATCH_UNCLOSED
+ * with the state updated, or another code for any error (not located: the
+ * caller runs a whole jdoc_match_fn for it). (NULL: no resumed pass.) */
+typedef int (*jdoc_resume_fn)(const uint8_t *tape, uint32_t *jump, uint32_t from, uint32_t n, uint32_t rel,
+                              uint32_t max_depth, uint32_t *top, uint32_t *depth, uint32_t *at);
+
 typedef struct jdoc_kernel {
     jdoc_kernel_id id;
     const char *name;
@@ -103,6 +113,7 @@ typedef struct jdoc_kernel {
     jdoc_pairs_fn pairs;
     jdoc_depth_fn depth;
     jdoc_elems_fn elems;
+    jdoc_resume_fn resume;
 } jdoc_kernel;
 
 /* The kernel for `id` when compiled in and supported here, else NULL. */

@@ -1290,6 +1290,8 @@ jdoc_status jdoc_parse_begin(jdoc_parser *p)
     m->ks.check_utf8 = !p->trust_utf8;
     m->to = 0;
     m->exact = p->k == &jdoc__kernel_scalar;
+    m->matching = m->closed = m->unmatched = false;
+    m->done = 0;
     m->active = true;
     p->err = (jdoc_error){ JDOC_OK, 0, "ok", "" };
     return JDOC_OK;
@@ -1317,6 +1319,39 @@ static jdoc_status more_locate(jdoc_parser *p, const char *json, size_t end, boo
     m->to = 0;
     m->exact = true;
     return more_index(p, &jdoc__kernel_scalar, &m->ks, &m->to, json, end, last);
+}
+
+/* The bracket pass over the entries indexed since the last piece, when the
+ * root is a container and the kernel resumes its pass: what is left to
+ * jdoc_parse_end is its last piece's. An error is left to the whole pass
+ * there, which says which and where. */
+static void more_match(jdoc_parser *p)
+{
+    struct jdoc_more_state *m = &p->pm;
+    uint32_t n = m->ks.n;
+    if (!p->k->resume || m->unmatched || m->closed || m->ks.code != JDOC_OK || n <= m->done)
+        return;
+    if (!m->matching) {
+        if (!jdoc__is_open(p->tape[0])) {
+            m->unmatched = true;   /* a scalar root: nothing to match */
+            return;
+        }
+        m->matching = true;
+        m->root_off = p->index[0];
+        m->done = 0;
+        m->top = UINT32_MAX;
+        m->depth = 0;
+    }
+    seal(p, n);
+    uint32_t at;
+    int r = p->k->resume(p->tape, p->index, m->done, n, 0, p->max_depth, &m->top, &m->depth, &at);
+    m->done = n;
+    if (r == JDOC_MATCH_OK) {
+        m->closed = true;
+        m->end = at;
+    } else if (r != JDOC_MATCH_UNCLOSED) {
+        m->unmatched = true;
+    }
 }
 
 static jdoc_status more_check(jdoc_parser *p, const char *json, size_t len)
@@ -1349,6 +1384,7 @@ jdoc_status jdoc_parse_more(jdoc_parser *p, const char *json, size_t len)
         return jdoc__fail(p, JDOC_ERR_NOMEM, 0, "out of memory");
     if (m->ks.code != JDOC_OK)
         return jdoc__fail(p, m->ks.code, m->ks.offset, m->ks.message);
+    more_match(p);
     return JDOC_OK;
 }
 
@@ -1375,15 +1411,21 @@ jdoc_status jdoc_parse_end(jdoc_parser *p, const char *json, size_t len, jdoc_do
         return jdoc__fail(p, s->code, s->offset, s->message);
     if (s->n == 0)
         return jdoc__fail(p, JDOC_ERR_SYNTAX, len, len ? "no value: only whitespace" : "no value: empty input");
+    more_match(p);
     seal(p, s->n);
     p->index[s->n] = (uint32_t)len;
-    jdoc_status st = jdoc__check_root(p, json, len, p->index[0]);
+    jdoc_status st = jdoc__check_root(p, json, len, m->matching ? m->root_off : p->index[0]);
     if (st != JDOC_OK)
         return st;
     uint32_t end = 0;
     char c0 = (char)p->tape[0];
-    if ((c0 == '[' || c0 == '{') && (st = jdoc__match_container(p, p->k, json, len, 0, s->n, 0, &end)) != JDOC_OK)
+    if (m->matching && m->closed) {
+        end = m->end;
+        p->match_at = end;
+    } else if ((c0 == '[' || c0 == '{') &&
+               (st = jdoc__match_container(p, p->k, json, len, 0, s->n, 0, &end)) != JDOC_OK) {
         return st;
+    }
     if (end + 1 < s->n)
         return jdoc__fail(p, JDOC_ERR_SYNTAX, p->index[end + 1], "text after the root value");
     p->doc.parser = p;

@@ -586,10 +586,14 @@ static int JDOC_FN(match_exact)(const uint8_t *tape, uint32_t *jump, uint32_t fr
     return JDOC_MATCH_UNCLOSED;
 }
 
-static int JDOC_FN(match)(const uint8_t *tape, uint32_t *jump, uint32_t from, uint32_t n, uint32_t rel,
-                         uint32_t max_depth, uint32_t *at)
+/* match's loop from the state (*top, *depth); -1 when the plain loop must
+ * say what is wrong */
+static inline __attribute__((always_inline)) int JDOC_FN(match_run)(const uint8_t *tape, uint32_t *jump,
+                                                                   uint32_t from, uint32_t n, uint32_t rel,
+                                                                   uint32_t max_depth, uint32_t *top_p,
+                                                                   uint32_t *depth_p, uint32_t *at)
 {
-    uint32_t top = UINT32_MAX, depth = 0;
+    uint32_t top = *top_p, depth = *depth_p;
     for (uint32_t e = from; e < n; e += 64) {
         uint64_t m = JDOC_FN(brackets)(tape, e, n);
         while (m) {
@@ -611,13 +615,13 @@ static int JDOC_FN(match)(const uint8_t *tape, uint32_t *jump, uint32_t from, ui
                     continue;
                 }
                 if (JDOC_UNLIKELY(++depth > max_depth))
-                    return JDOC_FN(match_exact)(tape, jump, from, n, rel, max_depth, at);
+                    return -1;
                 jump[i] = top;
                 top = i;
                 continue;
             }
             if (JDOC_UNLIKELY(top == UINT32_MAX || tape[top] + 2 != b))
-                return JDOC_FN(match_exact)(tape, jump, from, n, rel, max_depth, at);
+                return -1;
             uint32_t up = jump[top];
             jump[top] = i - rel;
             top = up;
@@ -630,8 +634,25 @@ static int JDOC_FN(match)(const uint8_t *tape, uint32_t *jump, uint32_t from, ui
     /* no error and no end (a document still arriving): the containers left
      * open are on the stack, as the plain loop leaves them (a container
      * matched in one step is closed) */
+    *top_p = top;
+    *depth_p = depth;
     *at = top;
     return JDOC_MATCH_UNCLOSED;
+}
+
+static int JDOC_FN(match)(const uint8_t *tape, uint32_t *jump, uint32_t from, uint32_t n, uint32_t rel,
+                         uint32_t max_depth, uint32_t *at)
+{
+    uint32_t top = UINT32_MAX, depth = 0;
+    int r = JDOC_FN(match_run)(tape, jump, from, n, rel, max_depth, &top, &depth, at);
+    return r >= 0 ? r : JDOC_FN(match_exact)(tape, jump, from, n, rel, max_depth, at);
+}
+
+static int JDOC_FN(resume)(const uint8_t *tape, uint32_t *jump, uint32_t from, uint32_t n, uint32_t rel,
+                          uint32_t max_depth, uint32_t *top, uint32_t *depth, uint32_t *at)
+{
+    int r = JDOC_FN(match_run)(tape, jump, from, n, rel, max_depth, top, depth, at);
+    return r >= 0 ? r : JDOC_MATCH_MISMATCH;
 }
 
 /*
@@ -767,7 +788,7 @@ static uint32_t JDOC_FN(elems)(const uint8_t *tape, uint32_t e, uint32_t end, ui
 
 const jdoc_kernel JDOC_CAT(jdoc__kernel_, JDOC_ARCH) = { JDOC_KERNEL_ID, JDOC_KERNEL_NAME, JDOC_KERNEL_REQUIRES,
                                                         JDOC_FN(stage1), JDOC_FN(match), JDOC_FN(pairs),
-                                                        JDOC_FN(depth), JDOC_FN(elems) };
+                                                        JDOC_FN(depth), JDOC_FN(elems), JDOC_FN(resume) };
 
 #undef NV
 #undef ODD_BITS
