@@ -446,8 +446,15 @@ static void shift(jdoc_parser *p, size_t d)
     struct jdoc_stream_state *t = &p->st;
     if (!d)
         return;   /* a document in progress at the front of carry: every piece, so never a pass over its entries */
-    for (uint32_t e = 0; e < t->ks.n; e++)
-        p->index[e] -= (uint32_t)d;
+    uint32_t *ix = p->index, n = t->ks.n, dd = (uint32_t)d, e = 0;
+    for (; e + 4 <= n; e += 4) {   /* four at a time: one vector subtract where the compiler has one */
+        ix[e] -= dd;
+        ix[e + 1] -= dd;
+        ix[e + 2] -= dd;
+        ix[e + 3] -= dd;
+    }
+    for (; e < n; e++)
+        ix[e] -= dd;
     t->ks.string_start = t->ks.string_start >= d ? t->ks.string_start - (uint32_t)d : 0;
     t->ks.seq_start = t->ks.seq_start >= d ? t->ks.seq_start - d : 0;
     t->to -= d;
