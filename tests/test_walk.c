@@ -162,6 +162,67 @@ Test(walk, pathset)
     cr_assert_eq(bad, 1);
 }
 
+/* A pathset answers as jdoc_fetch_many does, and as each path alone, from
+ * the root and from each element: relative keys, absolute paths (from the
+ * root only), indices first, missing keys, and a set of more than 64 paths. */
+static void same_as_many(jdoc_value from, const jdoc_pathset *set, const jdoc_path *const *paths, size_t n)
+{
+    jdoc_value a[80], b[80];
+    jdoc_status ea[80], eb[80];
+    size_t found = jdoc_pathset_fetch(from, set, a, ea);
+    jdoc_fetch_many(from, paths, n, b, eb);
+    size_t nb = 0;
+    for (size_t k = 0; k < n; k++) {
+        jdoc_value c;   /* and as each path alone */
+        jdoc_status ec = jdoc_fetch_path(from, paths[k], &c);
+        cr_assert_eq(ea[k], eb[k], "path %zu: %s / %s", k, jdoc_status_str(ea[k]), jdoc_status_str(eb[k]));
+        cr_assert_eq(ea[k], ec, "path %zu: %s / %s alone", k, jdoc_status_str(ea[k]), jdoc_status_str(ec));
+        cr_assert_eq(a[k].doc, b[k].doc, "path %zu", k);
+        cr_assert_eq(a[k].idx, b[k].idx, "path %zu", k);
+        if (ec == JDOC_OK)
+            cr_assert_eq(a[k].idx, c.idx, "path %zu: entry %u, alone %u", k, a[k].idx, c.idx);
+        nb += b[k].doc != NULL;
+    }
+    cr_assert_eq(found, nb);
+}
+
+Test(walk, pathset_same_as_fetch_many)
+{
+    static const char *const docs[] = {
+        "[{\"Id\":\"a1\",\"Names\":[\"/web\"],\"State\":\"running\",\"\":0,\"Labels\":{\"x\":\"1\"}},"
+        "{\"State\":\"exited\",\"Id\":\"b2\",\"Names\":[],\"I\\u0064\":3},[1,2],7]",
+        "{\"Id\":\"root\",\"Names\":[\"/r\"],\"sub\":{\"Id\":\"s\",\"State\":\"up\"},\"list\":[{\"Id\":\"l\"}]}",
+    };
+    const char *base[] = { "Id", "Names/1", "State", "Labels/x", "Nope", "/1/Id", "/2/1", "", "1", "Id/x",
+                           "Labels", "State/1", "/Id", "/sub/Id", "sub/State", "/list/1/Id" };
+    size_t nbase = sizeof base / sizeof base[0];
+    const char *exprs[70];
+    for (size_t k = 0; k < 70; k++)
+        exprs[k] = base[k % nbase];
+    jdoc_parser *p = jdoc_parser_new(NULL);
+    jdoc_doc *d;
+    for (size_t j = 0; j < 2; j++)
+    for (size_t n = 1; n <= 70; n += n < 18 ? 1 : 52) {   /* 1..18, then 70 (past one plan) */
+        cr_assert_eq(jdoc_parse(p, docs[j], strlen(docs[j]), &d), JDOC_OK);
+        jdoc_status st;
+        jdoc_pathset *set = jdoc_pathset_compile(exprs, n, JDOC_SYNTAX_OJ, &st, NULL);
+        cr_assert(set, "%s", jdoc_status_str(st));
+        jdoc_path *paths[70];
+        for (size_t k = 0; k < n; k++)
+            paths[k] = jdoc_path_compile(exprs[k], strlen(exprs[k]), JDOC_SYNTAX_OJ, NULL);
+        same_as_many(jdoc_root(d), set, (const jdoc_path *const *)paths, n);
+        jdoc_iter it;
+        jdoc_value el;
+        cr_assert_eq(jdoc_iter_init(jdoc_root(d), &it), JDOC_OK);
+        while (jdoc_iter_next(&it, &el))
+            same_as_many(el, set, (const jdoc_path *const *)paths, n);
+        for (size_t k = 0; k < n; k++)
+            jdoc_path_free(paths[k]);
+        jdoc_pathset_free(set);
+    }
+    jdoc_parser_free(p);
+}
+
 /* The getters' fast paths agree with the full parsers at their edges. */
 Test(walk, typed_fast_paths)
 {

@@ -192,6 +192,7 @@ void jdoc_path_free(jdoc_path *p)
 struct jdoc_pathset {
     size_t n;
     jdoc_path **paths;
+    jdoc__plan plan;   /* of the paths, when there are at most 64 */
 };
 
 void jdoc_pathset_free(jdoc_pathset *set)
@@ -232,6 +233,8 @@ jdoc_pathset *jdoc_pathset_compile(const char *const *exprs, size_t n, jdoc_synt
         jdoc_pathset_free(set);
         return NULL;
     }
+    if (n <= 64)
+        jdoc__plan_init(&set->plan, (const jdoc_path *const *)set->paths, n);
     *st = JDOC_OK;
     return set;
 }
@@ -242,7 +245,10 @@ size_t jdoc_pathset_fetch(jdoc_value from, const jdoc_pathset *set, jdoc_value *
 {
     if (!set || !out)
         return 0;
-    jdoc_fetch_many(from, (const jdoc_path *const *)set->paths, set->n, out, each);
+    if (set->n <= 64)
+        jdoc__fetch_planned(from, (const jdoc_path *const *)set->paths, set->n, &set->plan, out, each);
+    else
+        jdoc_fetch_many(from, (const jdoc_path *const *)set->paths, set->n, out, each);
     size_t found = 0;
     for (size_t i = 0; i < set->n; i++)
         found += out[i].doc != NULL;

@@ -32,6 +32,22 @@ struct jdoc_path {
     char *keys;        /* storage of the decoded keys */
 };
 
+/* A batch of at most 64 paths laid out for jdoc_fetch_many's one pass over
+ * an object's members (walk.c): the paths whose first step is a key
+ * (relative ones, and absolute ones, which start from the root only), and
+ * those keys' lengths and first bytes, found by a hash of the two. Built
+ * for each call of jdoc_fetch_many, once for a jdoc_pathset. */
+typedef struct jdoc__plan {
+    uint64_t rel, abs;
+    uint64_t bucket[64];
+    uint32_t klen[64];
+    uint8_t k0[64];
+} jdoc__plan;
+void jdoc__plan_init(jdoc__plan *pl, const jdoc_path *const *paths, size_t n);
+/* jdoc_fetch_many of at most 64 paths with their plan. */
+jdoc_status jdoc__fetch_planned(jdoc_value from, const jdoc_path *const *paths, size_t n, const jdoc__plan *pl,
+                                jdoc_value *out, jdoc_status *each);
+
 /* Compile into caller storage: steps[0..max_steps) and keybuf[0..keycap).
  * JDOC_ERR_NOMEM when they are too small (the caller then allocates). */
 jdoc_status jdoc__path_parse(const char *expr, size_t len, jdoc_syntax syntax, jdoc_step *steps, uint32_t max_steps,

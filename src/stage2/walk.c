@@ -286,38 +286,51 @@ jdoc_status jdoc_fetch_path(jdoc_value from, const jdoc_path *p, jdoc_value *out
  * index or "..", absolute or empty ones, and all paths from a non-object are
  * resolved one by one. Batches of 64 paths.
  */
-static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n, jdoc_value *out, jdoc_status *st)
+/* The first steps, laid out for the member loop: the paths whose first key
+ * has a member key's length and first byte are found by one lookup
+ * (bucket[], by a hash of the two), so a member of no such key costs no
+ * comparison; the first byte of an empty key is its closing quote. */
+void jdoc__plan_init(jdoc__plan *pl, const jdoc_path *const *paths, size_t n)
+{
+    uint64_t rel = 0, abs = 0;
+    memset(pl->bucket, 0, sizeof pl->bucket);
+    for (size_t k = 0; k < n && k < 64; k++) {
+        const jdoc_path *p = paths[k];
+        if (!p || p->n == 0 || p->steps[0].kind != STEP_KEY)
+            continue;
+        uint64_t bit = 1ull << k;
+        if (p->absolute)
+            abs |= bit;
+        else
+            rel |= bit;
+        uint32_t kl = p->steps[0].klen;
+        uint8_t c = kl ? (uint8_t)p->steps[0].key[0] : 0;
+        pl->klen[k] = kl;
+        pl->k0[k] = c;
+        pl->bucket[key_hash(kl, kl ? c : '"')] |= bit;
+    }
+    pl->rel = rel;
+    pl->abs = abs;
+}
+
+static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n, const jdoc__plan *pl,
+                        jdoc_value *out, jdoc_status *st)
 {
     const jdoc_doc *d = from.doc;
     bool object = J(d, from.idx) == '{';
-    uint64_t pending = 0;
+    uint64_t pending = object ? pl->rel | (from.idx == 0 ? pl->abs : 0) : 0;
     for (size_t k = 0; k < n; k++) {
-        const jdoc_path *p = paths[k];
         out[k] = (jdoc_value){ 0 };
-        if (!p)
-            st[k] = JDOC_ERR_ARG;
-        else if (object && (!p->absolute || from.idx == 0) && p->n > 0 && p->steps[0].kind == STEP_KEY) {
+        if (pending >> k & 1)
             st[k] = JDOC_ERR_NOT_FOUND;
-            pending |= 1ull << k;
-        } else
-            st[k] = jdoc_fetch_path(from, p, &out[k]);
+        else
+            st[k] = paths[k] ? jdoc_fetch_path(from, paths[k], &out[k]) : JDOC_ERR_ARG;
     }
     if (!pending)
         return;
-    /* the first steps, laid out for the member loop: the paths whose first
-     * key has a member key's length and first byte are found by one lookup
-     * (bucket[], by a hash of the two), so a member of no such key costs no
-     * comparison; the first byte of an empty key is its closing quote */
-    uint32_t klen[64];
-    uint8_t k0[64];
-    uint64_t bucket[64];
-    memset(bucket, 0, sizeof bucket);
-    for (uint64_t m = pending; m; m &= m - 1) {
-        int k = __builtin_ctzll(m);
-        klen[k] = paths[k]->steps[0].klen;
-        k0[k] = klen[k] ? (uint8_t)paths[k]->steps[0].key[0] : 0;
-        bucket[key_hash(klen[k], klen[k] ? k0[k] : '"')] |= 1ull << k;
-    }
+    const uint32_t *klen = pl->klen;
+    const uint8_t *k0 = pl->k0;
+    const uint64_t *bucket = pl->bucket;
     const char *json = d->json;
     const uint32_t *ix = d->index;
     const uint8_t *tape = d->tape;
@@ -365,6 +378,28 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
         st[__builtin_ctzll(m)] = JDOC_ERR_SYNTAX;
 }
 
+jdoc_status jdoc__fetch_planned(jdoc_value from, const jdoc_path *const *paths, size_t n, const jdoc__plan *pl,
+                                jdoc_value *out, jdoc_status *each)
+{
+    jdoc_status st[64];
+    if (jdoc__valid(from)) {
+        fetch_batch(from, paths, n, pl, out, st);
+    } else {
+        for (size_t k = 0; k < n; k++) {
+            out[k] = (jdoc_value){ 0 };
+            st[k] = JDOC_ERR_ARG;
+        }
+    }
+    jdoc_status first = JDOC_OK;
+    for (size_t k = 0; k < n; k++) {
+        if (each)
+            each[k] = st[k];
+        if (first == JDOC_OK)
+            first = st[k];
+    }
+    return first;
+}
+
 jdoc_status jdoc_fetch_many(jdoc_value from, const jdoc_path *const *paths, size_t n, jdoc_value *out,
                             jdoc_status *each)
 {
@@ -374,7 +409,9 @@ jdoc_status jdoc_fetch_many(jdoc_value from, const jdoc_path *const *paths, size
     for (size_t base = 0; base < n; base += 64) {
         size_t m = n - base < 64 ? n - base : 64;
         if (jdoc__valid(from)) {
-            fetch_batch(from, paths + base, m, out + base, st);
+            jdoc__plan pl;
+            jdoc__plan_init(&pl, paths + base, m);
+            fetch_batch(from, paths + base, m, &pl, out + base, st);
         } else {
             for (size_t k = 0; k < m; k++) {
                 out[base + k] = (jdoc_value){ 0 };
