@@ -31,10 +31,10 @@ static inline uint64_t prefix_xor(uint64_t x)
     return (uint64_t)_mm_cvtsi128_si64(r);
 }
 static inline int ctz_nz(uint64_t x) { return (int)_tzcnt_u64(x); }
+static inline uint64_t ctz64(uint64_t x) { return _tzcnt_u64(x); }
 
 /* A block is one register: a step checks its two blocks for backslashes and non-ASCII bytes first. */
 #define JDOC_HAVE_NOBS_STEP 1
-static inline uint64_t ctz64(uint64_t x) { return _tzcnt_u64(x); }
 
 /* The entries of a block by byte compress (VBMI2): the block's bytes and
  * their positions 0..63, packed under the mask, then the positions widened

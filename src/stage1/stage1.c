@@ -125,8 +125,8 @@ static jdoc_status run_kernel(jdoc_parser *p, const jdoc_kernel *k, const char *
 }
 
 /* kernel_chunk for the stream code: no density estimate (windows, pieces);
- * a chunk of at most 8 KiB (a piece fed, the rest of one) gets room for
- * every byte first (at most 41 KiB), so that it is indexed in one call
+ * a chunk of at most 8 KiB (a piece fed, the rest of one) gets room for all
+ * its bytes as entries first, so that it is indexed in one call
  * (kernel_chunk, growing by the usual density, cut a 4 KiB piece in two);
  * a larger one grows as in a parse, within its memory bound. */
 static jdoc_status stream_chunk(jdoc_parser *p, const jdoc_kernel *k, jdoc_s1 *s, const char *json, size_t pos,
@@ -1325,13 +1325,15 @@ static jdoc_status more_locate(jdoc_parser *p, const char *json, size_t end, boo
     m->ks.check_utf8 = !p->trust_utf8;
     m->to = 0;
     m->exact = true;
+    m->matching = m->closed = m->unmatched = false;   /* the index is made again: so is the pass */
+    m->done = 0;
     return more_index(p, &jdoc__kernel_scalar, &m->ks, &m->to, json, end, last);
 }
 
 /* The bracket pass over the entries indexed since the last piece, when the
  * root is a container and the kernel resumes its pass: what is left to
- * jdoc_parse_end is its last piece's. An error is left to the whole pass
- * there, which says which and where. */
+ * jdoc_parse_end is its last piece's. An error, or a root still open at the
+ * end, is left to the whole pass there, which says which and where. */
 static void more_match(jdoc_parser *p)
 {
     struct jdoc_more_state *m = &p->pm;
