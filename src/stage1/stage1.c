@@ -19,6 +19,7 @@
 #define CHUNK (64u * 1024u)   /* a multiple of 64 */
 #define SMALL_DOC (16u * 1024u) /* bytes: indexed in one kernel call */
 #define MIN_CAP 512u          /* entries: a block of 2.6 KiB */
+#define PIECE_ROOM 8192u      /* bytes: a stream's chunk up to this gets room for all its bytes as entries */
 
 extern const jdoc_kernel jdoc__kernel_scalar;
 
@@ -125,15 +126,15 @@ static jdoc_status run_kernel(jdoc_parser *p, const jdoc_kernel *k, const char *
 }
 
 /* kernel_chunk for the stream code: no density estimate (windows, pieces);
- * a chunk of at most 8 KiB (a piece fed, the rest of one) gets room for all
- * its bytes as entries first, so that it is indexed in one call
+ * a chunk of at most PIECE_ROOM bytes (a piece fed, the rest of one) gets
+ * room for all its bytes as entries first, so that it is indexed in one call
  * (kernel_chunk, growing by the usual density, cut a 4 KiB piece in two);
  * a larger one grows as in a parse, within its memory bound. */
 static jdoc_status stream_chunk(jdoc_parser *p, const jdoc_kernel *k, jdoc_s1 *s, const char *json, size_t pos,
                                 size_t *chunk, size_t len)
 {
     size_t need = (size_t)s->n + ((*chunk + 63) & ~(size_t)63) + 192;
-    if (*chunk <= 8192 && p->ix_cap < need && ix_alloc(p, need + need / 2, s->n))
+    if (*chunk <= PIECE_ROOM && p->ix_cap < need && ix_alloc(p, need + need / 2, s->n))
         return JDOC_ERR_NOMEM;
     return kernel_chunk(p, k, s, json, pos, pos, chunk, len, len);
 }
@@ -1428,7 +1429,7 @@ jdoc_status jdoc_parse_end(jdoc_parser *p, const char *json, size_t len, jdoc_do
         return st;
     uint32_t end = 0;
     char c0 = (char)p->tape[0];
-    if (m->matching && m->closed) {
+    if (m->closed) {   /* the pass run on each piece matched the root */
         end = m->end;
         p->match_at = end;
     } else if ((c0 == '[' || c0 == '{') &&

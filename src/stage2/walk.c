@@ -405,25 +405,14 @@ jdoc_status jdoc_fetch_many(jdoc_value from, const jdoc_path *const *paths, size
 {
     if (!out || (!paths && n))
         return JDOC_ERR_ARG;
-    jdoc_status first = JDOC_OK, st[64];
+    jdoc_status first = JDOC_OK;
     for (size_t base = 0; base < n; base += 64) {
         size_t m = n - base < 64 ? n - base : 64;
-        if (jdoc__valid(from)) {
-            jdoc__plan pl;
-            jdoc__plan_init(&pl, paths + base, m);
-            fetch_batch(from, paths + base, m, &pl, out + base, st);
-        } else {
-            for (size_t k = 0; k < m; k++) {
-                out[base + k] = (jdoc_value){ 0 };
-                st[k] = JDOC_ERR_ARG;
-            }
-        }
-        for (size_t k = 0; k < m; k++) {
-            if (each)
-                each[base + k] = st[k];
-            if (first == JDOC_OK)
-                first = st[k];
-        }
+        jdoc__plan pl;
+        jdoc__plan_init(&pl, paths + base, m);
+        jdoc_status r = jdoc__fetch_planned(from, paths + base, m, &pl, out + base, each ? each + base : NULL);
+        if (first == JDOC_OK)
+            first = r;
     }
     return first;
 }
