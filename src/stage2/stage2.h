@@ -113,10 +113,18 @@ static inline bool jdoc__bytes_eq(const char *a, const char *b, size_t n)
         memcpy(&y, b + n - 8, 8);
         return x == y;
     }
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return false;
-    return true;
+    /* shorter: two overlapping words of 4, or of 2, or the one byte */
+    if (n >= 4) {
+        uint32_t x0, y0, x1, y1;
+        memcpy(&x0, a, 4), memcpy(&y0, b, 4), memcpy(&x1, a + n - 4, 4), memcpy(&y1, b + n - 4, 4);
+        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+    }
+    if (n >= 2) {
+        uint16_t x0, y0, x1, y1;
+        memcpy(&x0, a, 2), memcpy(&y0, b, 2), memcpy(&x1, a + n - 2, 2), memcpy(&y1, b + n - 2, 2);
+        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+    }
+    return n == 0 || a[0] == b[0];
 }
 
 /* Does the member key at entry k (an opening quote) equal step s? */

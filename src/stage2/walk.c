@@ -362,8 +362,8 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
             if (!raw_key_eq(raw, rawlen, esc, &p->steps[0]))
                 continue;
             pending &= ~(1ull << k);
-            uint32_t at;
-            st[k] = jdoc__walk(d, v, p->steps + 1, p->n - 1, &at);
+            uint32_t at = v;
+            st[k] = p->n == 1 ? JDOC_OK : jdoc__walk(d, v, p->steps + 1, p->n - 1, &at);
             if (st[k] == JDOC_OK)
                 out[k] = jdoc__value(d, at);
         }
