@@ -232,6 +232,24 @@ Test(fetch, strings)
     cr_expect_eq(jdoc_last_error(P)->offset, 14);   /* the backslash of \ud800 */
 }
 
+/* A string reads as its own bytes: up to its closing quote when whitespace
+ * comes before the next entry, and right before an opening bracket
+ * (malformed: stage 1 checks only brackets) never as far as that container's
+ * entry says, wherever the string starts. */
+Test(fetch, string_end_past_whitespace_and_before_an_opening_bracket)
+{
+    static char far[300];
+    snprintf(far, sizeof far, "[%200s\"ab\"{\"x\":1}]", "");
+    const char *docs[] = { "[\"ab\"{\"x\":1}]", "[\"ab\" [1,2,3]]", "{\"k\":\"ab\"{\"x\":[1]}}",
+                           "[\"ab\"\n\t[[[\"cdefghijklmnop\"]]]]", far, "[\"ab\" , 1]", "[\"ab\"\r\n]",
+                           "{\"k\":\"ab\"\t}" };
+    for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+        jdoc_value r = doc(docs[i]), v;
+        cr_assert_eq(F(r, docs[i][0] == '{' ? "/k" : "/1", &v), JDOC_OK, "%s", docs[i]);
+        expect_str(v, "ab", 2);
+    }
+}
+
 Test(fetch, raw_text)
 {
     jdoc_value r = doc(" {\"a\" : [ 1 , {\"b\":2} ] , \"c\":\"x\\\"y\" , \"d\": -1.5e3 } "), v;
