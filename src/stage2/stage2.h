@@ -69,13 +69,21 @@ static inline uint32_t jdoc__skip(const jdoc_doc *d, uint32_t v)
     return k == VCLS_CONTAINER ? jdoc__close(d, v) + 1 : UINT32_MAX;
 }
 
+/* The closing quote of the string whose opening quote is at byte b, given
+ * the offset q of the entry after it: right before q unless whitespace is
+ * between. */
+static inline uint32_t jdoc__quote_before(const char *json, uint32_t b, uint32_t q)
+{
+    while (q > b + 1 && json[q - 1] != '"')
+        q--;
+    return q - 1;
+}
+
 /* End (exclusive) of the raw body of the string whose opening quote is entry e. */
 static inline uint32_t jdoc__string_end(const jdoc_doc *d, uint32_t e)
 {
-    uint32_t q = jdoc__off(d, e + 1), b = d->index[e];   /* e is a string: its offset is in the index */
-    while (q > b + 1 && d->json[q - 1] != '"')
-        q--;
-    return q - 1;
+    /* e is a string: its offset is in the index */
+    return jdoc__quote_before(d->json, d->index[e], jdoc__off(d, e + 1));
 }
 
 /* Short-string helpers for the hot paths (library calls cost more than the

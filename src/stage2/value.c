@@ -238,14 +238,11 @@ jdoc_status jdoc_get_string(jdoc_value v, const char **s, size_t *len)
     const jdoc_doc *d = v.doc;
     const uint8_t *tape = d->tape;
     if (JDOC_LIKELY(tape[v.idx] == '"' && !jdoc__is_open(tape[v.idx + 1]))) {
-        /* no backslash: the bytes as they are, up to the closing quote
-         * before the next entry (jdoc__string_end without the call) */
-        const char *json = d->json;
-        uint32_t b = d->index[v.idx], q = d->index[v.idx + 1];
-        while (q > b + 1 && json[q - 1] != '"')
-            q--;
-        *s = json + b + 1;
-        *len = q - 2 - b;
+        /* no backslash: the bytes as they are (jdoc__string_end, with the
+         * next entry's offset read straight from the index: not an opener) */
+        uint32_t b = d->index[v.idx];
+        *s = d->json + b + 1;
+        *len = jdoc__quote_before(d->json, b, d->index[v.idx + 1]) - b - 1;
         return JDOC_OK;
     }
     return get_string_other(v, s, len);
