@@ -35,7 +35,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 # ISA flags on the kernel files only: the rest of the library runs on any CPU of the architecture.
 $(BUILD)/obj/src/arch/sse42.o:  ARCH_CFLAGS = -msse4.2 -mpclmul -mpopcnt
 $(BUILD)/obj/src/arch/avx2.o:   ARCH_CFLAGS = -mavx2 -mbmi -mbmi2 -mpclmul -mpopcnt
-$(BUILD)/obj/src/arch/avx512.o: ARCH_CFLAGS = -mavx512f -mavx512bw -mavx512vl -mavx512vbmi2 -mavx2 -mbmi -mbmi2 -mpclmul -mpopcnt
+$(BUILD)/obj/src/arch/avx512.o: ARCH_CFLAGS = -mavx512f -mavx512bw -mavx512vl -mavx512vbmi -mavx512vbmi2 -mavx2 -mbmi -mbmi2 -mpclmul -mpopcnt
 $(BUILD)/obj/src/arch/neon.o:   ARCH_CFLAGS = -march=armv8-a+crypto
 
 TEST_SRC := $(wildcard tests/test_*.c)

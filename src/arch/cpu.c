@@ -30,7 +30,7 @@ static uint32_t detect(void)
         if (avx && ymm && (b & bit_AVX2)) f |= JDOC_CPU_AVX2;
         if (avx && zmm && (b & bit_AVX512F) && (b & bit_AVX512BW) && (b & bit_AVX512VL))
             f |= JDOC_CPU_AVX512;
-        if ((f & JDOC_CPU_AVX512) && (c & (1u << 6)))   /* CPUID.7.0:ECX bit 6 */
+        if ((f & JDOC_CPU_AVX512) && (c & (1u << 1)) && (c & (1u << 6)))   /* CPUID.7.0:ECX bits 1, 6 */
             f |= JDOC_CPU_VBMI2;
     }
     return f;

@@ -13,7 +13,7 @@ enum {
     JDOC_CPU_AVX512 = 1u << 4, /* F, BW, VL, and OS-enabled opmask/ZMM state */
     JDOC_CPU_NEON = 1u << 5,
     JDOC_CPU_PMULL = 1u << 6,
-    JDOC_CPU_VBMI2 = 1u << 7,  /* AVX-512 VBMI2 (byte compress), with JDOC_CPU_AVX512 */
+    JDOC_CPU_VBMI2 = 1u << 7,  /* AVX-512 VBMI and VBMI2 (byte permute, compress), with JDOC_CPU_AVX512 */
 };
 uint32_t jdoc__cpu_features(void);
 

@@ -46,7 +46,7 @@ if use_vendor
   if arch =~ /x86_64|amd64/
     isa = { 'sse42' => '-msse4.2 -mpclmul -mpopcnt',
             'avx2' => '-mavx2 -mbmi -mbmi2 -mpclmul -mpopcnt',
-            'avx512' => '-mavx512f -mavx512bw -mavx512vl -mavx512vbmi2 -mavx2 -mbmi -mbmi2 -mpclmul -mpopcnt' }
+            'avx512' => '-mavx512f -mavx512bw -mavx512vl -mavx512vbmi -mavx512vbmi2 -mavx2 -mbmi -mbmi2 -mpclmul -mpopcnt' }
   elsif arch =~ /aarch64|arm64/
     isa = { 'neon' => '-march=armv8-a+crypto', 'neon_nopmull' => '' }
   end
