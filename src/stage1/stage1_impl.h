@@ -23,7 +23,11 @@
  * or, with JDOC_HAVE_TAPE8 defined, how eight tape bytes are gathered (see put8):
  *   tape8 t8_zero() t8_put(t, byte, i) t8_store(p, t)   (i a constant 0..7)
  * and, with JDOC_HAVE_NOBS_STEP defined, the main loop's step checks a pair
- * of blocks for backslashes and non-ASCII bytes first (see block2).
+ * of blocks for backslashes and non-ASCII bytes first (see block2);
+ * with JDOC_HAVE_SPECIAL defined, the classes come from
+ *   blk_special(v)                   whitespace and operators, exactly
+ *   blk_gt(v, c)                     bytes above c (unsigned)
+ * instead of the two nibble lookups below.
  */
 #include <string.h>
 
@@ -236,6 +240,10 @@ static inline __attribute__((always_inline)) int JDOC_FN(classify)(JDOC_FN(carry
     uint64_t bs = nobs ? 0 : blk_eq(v, '\\');
     uint64_t qt = blk_eq(v, '"');
     uint64_t ctl = blk_le(v, 0x1f);   /* control characters */
+#ifdef JDOC_HAVE_SPECIAL
+    uint64_t wsop = blk_special(v);          /* whitespace and operators */
+    uint64_t op = wsop & blk_gt(v, '"');     /* the operators are those above '"' */
+#else
     vec x[NV], y[NV];   /* one class at a time: fewer registers live */
 #pragma GCC unroll 4
     for (int k = 0; k < NV; k++) {
@@ -247,6 +255,7 @@ static inline __attribute__((always_inline)) int JDOC_FN(classify)(JDOC_FN(carry
     for (int k = 0; k < NV; k++)
         x[k] = v_lookup_lo(t->ws_tbl, v[k]);
     uint64_t wsop = blk_eqv(x, v) | op;
+#endif
 
     /*
      * Escaped bytes: those after an odd-length run of backslashes.
