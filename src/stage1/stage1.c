@@ -270,7 +270,15 @@ size_t jdoc__root_number_end(const char *p, size_t avail, bool *ok) { return num
 jdoc_status jdoc__stage1(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t len)
 {
     jdoc_s1 s;
-    if (ix_prepare(p, len) || run_kernel(p, k, json, 0, len, &s))
+    if (JDOC_LIKELY(len <= SMALL_DOC && p->ix_cap >= len + 256)) {
+        /* a small document with its room there (ix_prepare's test): one
+         * kernel call, without the chunk loop's room checks */
+        memset(&s, 0, sizeof s);
+        s.check_utf8 = !p->trust_utf8;
+        s.index = p->index;
+        s.tape = p->tape;
+        k->stage1(&s, (const uint8_t *)json, len, true);
+    } else if (ix_prepare(p, len) || run_kernel(p, k, json, 0, len, &s))
         return jdoc__fail(p, JDOC_ERR_NOMEM, 0, "out of memory");
     if (s.code != JDOC_OK && k != &jdoc__kernel_scalar) {
         /* SIMD kernels say where about; the scalar kernel says exactly */
