@@ -51,11 +51,14 @@ static jdoc_status ix_alloc(jdoc_parser *p, size_t cap, uint32_t keep)
  * given room for every byte being an entry, so that the kernel indexes it in
  * one call (see kernel_chunk), with headroom up to the memory bound of
  * 2 bytes per input byte plus 64 KiB. */
+/* A small document with room for every byte being an entry, 256 more. */
+static bool small_room(const jdoc_parser *p, size_t len) { return len <= SMALL_DOC && p->ix_cap >= len + 256; }
+
 static jdoc_status ix_prepare(jdoc_parser *p, size_t len)
 {
     if (len <= SMALL_DOC) {
         size_t need = len + 256;
-        if (JDOC_LIKELY(p->ix_cap >= need))
+        if (JDOC_LIKELY(small_room(p, len)))
             return JDOC_OK;
         size_t cap = need + need / 2, most = (2 * len + 60 * 1024) / 5;
         if (cap > most)
@@ -110,11 +113,19 @@ static jdoc_status kernel_chunk(jdoc_parser *p, const jdoc_kernel *k, jdoc_s1 *s
 }
 
 /* Index json[start..len) with kernel k; entries are offsets from json. */
-static jdoc_status run_kernel(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t start, size_t len,
-                              jdoc_s1 *s)
+/* A kernel state at the start of a document, writing to the parser's index. */
+static void s1_init(const jdoc_parser *p, jdoc_s1 *s)
 {
     memset(s, 0, sizeof *s);
     s->check_utf8 = !p->trust_utf8;
+    s->index = p->index;
+    s->tape = p->tape;
+}
+
+static jdoc_status run_kernel(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t start, size_t len,
+                              jdoc_s1 *s)
+{
+    s1_init(p, s);
     size_t pos = start;
     do {
         size_t chunk = len - pos < CHUNK ? len - pos : CHUNK;
@@ -270,13 +281,9 @@ size_t jdoc__root_number_end(const char *p, size_t avail, bool *ok) { return num
 jdoc_status jdoc__stage1(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t len)
 {
     jdoc_s1 s;
-    if (JDOC_LIKELY(len <= SMALL_DOC && p->ix_cap >= len + 256)) {
-        /* a small document with its room there (ix_prepare's test): one
-         * kernel call, without the chunk loop's room checks */
-        memset(&s, 0, sizeof s);
-        s.check_utf8 = !p->trust_utf8;
-        s.index = p->index;
-        s.tape = p->tape;
+    if (JDOC_LIKELY(small_room(p, len))) {
+        /* one kernel call, without the chunk loop's room checks */
+        s1_init(p, &s);
         k->stage1(&s, (const uint8_t *)json, len, true);
     } else if (ix_prepare(p, len) || run_kernel(p, k, json, 0, len, &s))
         return jdoc__fail(p, JDOC_ERR_NOMEM, 0, "out of memory");
