@@ -3,9 +3,11 @@
  * Suite (../shared/corpus/jsonpath/cts.json), error offsets, bad queries,
  * iterator reuse, normalized paths, stale documents. */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include "testutil.h"
 #include "jp_dom.h"
 #include "query/query.h"
+#include "keys_diff.h"
 
 #define CTS CORPUS "/jsonpath/cts.json"
 
@@ -186,6 +188,8 @@ static void fini(void)
     P = NULL;
 }
 
+static uint32_t last_scans, last_scans_ok;   /* the last run's scans (jdoc__query_iter_scans) */
+
 /* The nodes of q over D as "path=value" lines, and the iterator's status;
  * with `frames`, q evaluated without its one-walk descendant path. */
 static char *run_status(const char *query, bool frames, jdoc_status *st)
@@ -197,6 +201,7 @@ static char *run_status(const char *query, bool frames, jdoc_status *st)
         jdoc__query_frames_only(q);
     jdoc_query_iter *it = jdoc_query_iter_new(q, jdoc_root(D), NULL);
     static char out[8192];
+    uint32_t scanned, failed;
     size_t o = 0;
     jdoc_value v;
     out[0] = 0;
@@ -207,6 +212,8 @@ static char *run_status(const char *query, bool frames, jdoc_status *st)
         o += (size_t)snprintf(out + o, sizeof out - o, "%s%s=%s", o ? " " : "", path, val);
     }
     *st = jdoc_query_iter_status(it);
+    jdoc__query_iter_scans(it, &scanned, &failed);
+    last_scans = scanned, last_scans_ok = scanned - failed;
     jdoc_query_iter_free(it);
     jdoc_query_free(q);
     return out;
@@ -436,51 +443,34 @@ Test(jsonpath, descendant_skipping, .fini = fini)
     cr_assert_str_eq(run("$..q..b"), "$[400]['q']['x']['y']['b']=1 $[401]['r']['q']['b']=2");
 }
 
-/* A random value, its keys among x and its look-alikes, into b. */
-static void gen_value(uint64_t *seed, char *b, size_t *o, size_t cap, int depth)
-{
-    static const char *const keys[] = { "\"x\":", "\"x\" :", "\"xy\":", "\"\\u0078\":", "\"a\":", "\"\":" };
-    static const char *const scalars[] = { "1", "\"x\"", "true", "\"x:\"", "[]", "{}" };
-    uint64_t r = tu_rand(seed);
-    if (depth > 4 || *o + 64 > cap || r % 3 == 0) {
-        const char *sc = scalars[(r >> 8) % 6];
-        size_t l = strlen(sc);
-        memcpy(b + *o, sc, l);
-        *o += l;
-        return;
-    }
-    bool obj = r & 8;
-    b[(*o)++] = obj ? '{' : '[';
-    int n = (int)((r >> 4) % 4);
-    for (int k = 0; k < n && *o + 64 < cap; k++) {
-        if (k)
-            b[(*o)++] = ',';
-        if (obj) {
-            const char *key = keys[tu_rand(seed) % 6];
-            size_t l = strlen(key);
-            memcpy(b + *o, key, l);
-            *o += l;
-        }
-        gen_value(seed, b, o, cap, depth + 1);
-    }
-    b[(*o)++] = obj ? '}' : ']';
-}
-
 /* A descendant segment of one name walks each container once, the frames
  * twice (a selector walk, then a descent walk). Both must give the same
  * nodes, paths and status on any document: a malformed one (stage 1 checks
  * brackets, not what is between them: a byte of the document dropped or
  * replaced by a separator), where the nodes before the damage come first,
  * and keys with whitespace before the ':', escapes or other lengths. */
-Test(jsonpath, descendant_one_name_as_two, .fini = fini)
+static jdoc_kernel_id desc_kernels[] = { JDOC_KERNEL_SCALAR, JDOC_KERNEL_SSE42, JDOC_KERNEL_AVX2, JDOC_KERNEL_AVX512,
+                                          JDOC_KERNEL_NEON, JDOC_KERNEL_NEON_NOPMULL };
+ParameterizedTestParameters(jsonpath, descendant_one_name_as_two)
 {
+    return cr_make_param_array(jdoc_kernel_id, desc_kernels, sizeof desc_kernels / sizeof *desc_kernels);
+}
+
+/* ... on every kernel: on a SIMD one the one walk is most often one scan of
+ * the whole document (the kernel's keys), which must accept exactly what
+ * the walk would and give the same nodes in the same order. */
+ParameterizedTest(jdoc_kernel_id *kid, jsonpath, descendant_one_name_as_two, .fini = fini)
+{
+    if (!jdoc_kernel_supported(*kid))
+        cr_skip_test("kernel %s: not on this CPU or build", jdoc_kernel_id_name(*kid));
+    P = tu_parser(*kid);
     uint64_t seed = 7;
     char doc[2048];
-    int compared = 0, damaged = 0;
+    int compared = 0, damaged = 0, scanned = 0;
     for (int round = 0; round < 3000; round++) {
         size_t o = 0;
         doc[o++] = '[';
-        gen_value(&seed, doc, &o, sizeof doc - 2, 0);
+        kd_gen_value(&seed, doc, &o, sizeof doc - 2, 0);
         doc[o++] = ']';
         if (round % 3) {   /* damage: a byte replaced by ',' ':' or a digit, or dropped */
             size_t at = 1 + tu_rand(&seed) % (o - 2);
@@ -504,11 +494,23 @@ Test(jsonpath, descendant_one_name_as_two, .fini = fini)
         const char *b = run_status(query, true, &s2);
         cr_assert_str_eq(a, b, "%s %s", query, doc);
         cr_assert_eq(s1, s2, "%s: %s against %s", doc, jdoc_status_str(s1), jdoc_status_str(s2));
+        /* the scan accepts what the walk accepts (nothing lost, only slower, else) */
+        if (s1 == JDOC_OK && round % 3 == 0 && query[4] == 0 && jdoc_doc_index_size(D) >= 40 && *kid != JDOC_KERNEL_SCALAR) {
+            run_status(query, false, &s1);
+            cr_assert(last_scans == 1 && last_scans_ok == 1, "%s: %u scans, %u ok", doc, last_scans, last_scans_ok);
+            scanned++;
+        }
         compared++;
         damaged += s1 != JDOC_OK;
     }
     cr_assert(compared > 1500 && damaged > 200 && damaged < compared - 500, "%d compared, %d damaged", compared,
               damaged);
+    cr_assert(*kid == JDOC_KERNEL_SCALAR || scanned > 100, "%d scanned", scanned);
+    /* and against the scalar kernel's walk */
+    jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR);
+    char why[512] = "";
+    cr_assert(keys_generated(ps, P, why, sizeof why), "%s", why);
+    jdoc_parser_free(ps);
     /* and answers known by heart: whitespace before the ':', a damaged
      * object without the name (its own walk fails first), one with it
      * before the damage (the member, the containers before the damage, then
@@ -518,7 +520,37 @@ Test(jsonpath, descendant_one_name_as_two, .fini = fini)
         { "{\"a\":{\"x\":1},\"b\" 2}", "", JDOC_ERR_SYNTAX },
         { "{\"x\":0,\"a\":{\"x\":1},\"b\" 2,\"c\":{\"x\":3}}", "$['x']=0 $['a']['x']=1", JDOC_ERR_SYNTAX },
         { "[{\"x\":1},2 3,{\"x\":4}]", "$[0]['x']=1", JDOC_ERR_SYNTAX },
+        /* long enough to be scanned: an object's member comes before its
+         * descendants' even when written after them, a name given twice is
+         * its first member, keys in arrays or without their value are errors */
+        { "{\"a\":{\"x\":1,\"b\":[{\"x\":2}]},\"x\":3,\"x\":4,\"p\":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15]}",
+          "$['x']=3 $['a']['x']=1 $['a']['b'][0]['x']=2", JDOC_OK },
+        { "[[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17],{\"x\":1},[0,\"x\":2]]", "$[1]['x']=1", JDOC_ERR_SYNTAX },
+        { "[[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17],{\"x\":1},{\"y\":0,\"x\"}]", "$[1]['x']=1",
+          JDOC_ERR_SYNTAX },
+        { "[[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17],{\"x\":[1,\"x\"]},{\"x\":{\"x\" :5}}]",
+          "$[1]['x']=[1,\"x\"] $[2]['x']={\"x\":5} $[2]['x']['x']=5", JDOC_OK },
     };
+    /* 300 levels of objects with the name at each, written before the
+     * nested object or after it (the nodes then come in the reverse of the
+     * text's order): the scan's stack and lists grow, and agree with the frames */
+    for (int after = 0; after < 2; after++) {
+        static char deep[16384];
+        size_t o = 0;
+        for (int l = 0; l < 300; l++)
+            o += (size_t)snprintf(deep + o, sizeof deep - o, after ? "{\"a\":" : "{\"x\":%d,\"a\":", l);
+        o += (size_t)snprintf(deep + o, sizeof deep - o, "0");
+        for (int l = 299; l >= 0; l--)
+            o += (size_t)snprintf(deep + o, sizeof deep - o, after ? ",\"x\":%d}" : "}", l);
+        load(deep);
+        jdoc_status s1, s2;
+        static char a[8192];
+        snprintf(a, sizeof a, "%s", run_status("$..x", false, &s1));
+        cr_assert(*kid == JDOC_KERNEL_SCALAR || (last_scans == 1 && last_scans_ok == 1));
+        cr_assert_str_eq(a, run_status("$..x", true, &s2));
+        cr_assert(s1 == JDOC_OK && s2 == JDOC_OK);
+        cr_assert(!strncmp(a, "$['x']=0 $['a']['x']=1 $['a']['a']['x']=2 ", 42), "%.80s", a);
+    }
     for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
         load(c[k].doc);
         for (int frames = 0; frames < 2; frames++) {

@@ -44,6 +44,13 @@ static void read_everything(jdoc_doc *d)
     size_t leaves = 0;
     jdoc_cursor_each_leaf(c, count_cb, &leaves);
     jdoc_cursor_free(c);
+    /* a descendant segment of one name: a whole container scanned at once */
+    jdoc_query *q = jdoc_query_compile("$..k", 4, NULL, NULL);
+    jdoc_query_iter *qi = jdoc_query_iter_new(q, root, NULL);
+    while (jdoc_query_iter_next(qi, NULL))
+        jdoc_query_iter_path(qi, buf, sizeof buf);
+    jdoc_query_iter_free(qi);
+    jdoc_query_free(q);
 }
 
 /* Answer: no entry point reads past the input: parse (every kernel, UTF-8
@@ -90,4 +97,42 @@ Test(page_end, every_entry_point_that_reads_input)
         }
     }
     cr_expect_gt(checked, 100);
+}
+
+/* Answer: a descendant query scans the bytes of the container it starts
+ * from, up to its last byte and no further, whatever that container's
+ * length (the whitespace inside it varies it over 64 lengths). */
+Test(page_end, descendant_scan)
+{
+    static const char tail[] = "\"p\":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19],\"k\":{\"k\" :[{\"k\":1}]}}";
+    int checked = 0;
+    for (int k = JDOC_KERNEL_SCALAR; k < JDOC_KERNEL_COUNT; k++) {
+        if (!jdoc_kernel_supported((jdoc_kernel_id)k))
+            continue;
+        jdoc_parser *p = parser_k((jdoc_kernel_id)k, 0, 0);
+        for (size_t ws = 0; ws < 64; ws++) {
+            size_t n = 1 + ws + strlen(tail);
+            char *src = malloc(n);
+            src[0] = '{';
+            memset(src + 1, ' ', ws);
+            memcpy(src + 1 + ws, tail, strlen(tail));
+            pagebuf pb;
+            const char *in = page_end(&pb, src, n);
+            jdoc_doc *d;
+            cr_assert_eq(jdoc_parse(p, in, n, &d), JDOC_OK);
+            jdoc_query *q = jdoc_query_compile("$..k", 4, NULL, NULL);
+            jdoc_query_iter *qi = jdoc_query_iter_new(q, jdoc_root(d), NULL);
+            int nodes = 0;
+            while (jdoc_query_iter_next(qi, NULL))
+                nodes++;
+            cr_assert_eq(nodes, 3);
+            jdoc_query_iter_free(qi);
+            jdoc_query_free(q);
+            page_free(&pb);
+            free(src);
+            checked++;
+        }
+        jdoc_parser_free(p);
+    }
+    cr_expect_gt(checked, 63);
 }

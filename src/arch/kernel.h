@@ -104,6 +104,35 @@ typedef uint32_t (*jdoc_elems_fn)(const uint8_t *tape, uint32_t e, uint32_t end,
 typedef int (*jdoc_resume_fn)(const uint8_t *tape, uint32_t *jump, uint32_t from, uint32_t n, uint32_t rel,
                               uint32_t max_depth, uint32_t *top, uint32_t *depth, uint32_t *at);
 
+/* Stage 2's scan of one container for a descendant segment of one name
+ * (see jsonpath.c): the grammar between all of its entries, as the walk
+ * checks it, and the member keys that may be the name, with the object each
+ * is in. The caller sets the inputs and, for the container opening at entry
+ * s, the state: at = s + 1, depth 0, own[0] = s << 1, spaced 2, the
+ * carries 0 but c_o or c_a. A call reads 64 entries a step and returns 0 once it read the
+ * closing entry `end`, -1 when some entry breaks the grammar (the caller
+ * then walks the container with its own checks), 1 when it needs room
+ * before the next step: out must have room for 64 more, own for 66 more
+ * levels (the state is that of the step's start: grow and call again). */
+typedef struct jdoc_kscan {
+    const uint8_t *tape;   /* readable up to end + 65 */
+    const uint32_t *index;
+    const char *json;
+    uint32_t end;          /* the container's closing entry */
+    uint32_t klen;         /* the name's length as written, quotes included */
+    uint32_t from, to;     /* the container's bytes: json[from..to] */
+    uint32_t spaced;       /* 2: not known yet (set so); 1: some ':' comes after whitespace, 0: none */
+    uint32_t at;           /* the next entry to read */
+    uint32_t depth;        /* containers open at `at` inside the scanned one */
+    uint32_t levels;       /* room of own[] */
+    uint64_t *own;         /* own[d] = opening entry << 1 | 1 when it is a member's value, for the open containers */
+    /* the entry before `at`, as bit 0: a scalar or closer, a string, '{', '[', ':' or ',', ',', ':';
+     * c_vc: whether the values ending at the two entries before `at` are members' (bits 0, 1) */
+    uint64_t c_se, c_st, c_o, c_a, c_d, c_cm, c_co, c_vc;
+    uint64_t *out;         /* own << 32 | key entry: keys written klen long without a backslash, */
+    size_t nout, cap;      /* longer with whitespace before their ':', or holding a backslash */
+} jdoc_kscan;
+typedef int (*jdoc_keys_fn)(jdoc_kscan *k);
 typedef struct jdoc_kernel {
     jdoc_kernel_id id;
     const char *name;
@@ -114,6 +143,7 @@ typedef struct jdoc_kernel {
     jdoc_depth_fn depth;
     jdoc_elems_fn elems;
     jdoc_resume_fn resume;
+    jdoc_keys_fn keys;     /* NULL: descendant segments walk */
 } jdoc_kernel;
 
 /* The kernel for `id` when compiled in and supported here, else NULL. */

@@ -96,3 +96,25 @@ static inline __attribute__((always_inline)) void flatten_block(uint32_t *out, u
         }
     }
 }
+
+/*
+ * Stage 2's keys written klen long (see key_cands in stage1_impl.h), 16 a
+ * step: the difference of two index loads, masked to the keys. (Reading
+ * the byte before each longer key's ':' by a gather too, for containers
+ * with whitespace there, was slower than stage1_impl.h's loop on an Intel
+ * host.)
+ */
+#define JDOC_HAVE_KEYS_EQ 1
+static inline uint64_t keys_eq(const uint32_t *index, uint32_t e, uint64_t keys, uint32_t klen)
+{
+    const __m512i kl = _mm512_set1_epi32((int)klen);
+    uint64_t eq = 0;
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++) {
+        __mmask16 m = (__mmask16)(keys >> (16 * j));
+        __m512i wl = _mm512_sub_epi32(_mm512_maskz_loadu_epi32(m, index + e + 16 * j + 1),
+                                      _mm512_maskz_loadu_epi32(m, index + e + 16 * j));
+        eq |= (uint64_t)_mm512_mask_cmpeq_epu32_mask(m, wl, kl) << (16 * j);
+    }
+    return eq;
+}

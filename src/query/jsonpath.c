@@ -951,6 +951,9 @@ typedef struct jq_frame {
     bool skip;         /* a descendant frame of the main run whose subtrees are checked with desc_may_match */
     bool d1;           /* a descendant segment of one name in the main run: one walk (desc1_next) */
     bool ddamaged;     /* d1: a malformed child after the recorded ones */
+    bool scan;         /* d1: its nodes come from one scan of the subtree (desc_keys) */
+    bool noscan;       /* d1: a container the walk descended into: not scanned again */
+    uint32_t cown;     /* scan: the object the current node is a member of */
     uint32_t dmatch, dkey;   /* d1: the member of the name (value, key entry), or UINT32_MAX */
     int64_t k;         /* index of the child at pos */
     int64_t lo, hi, step, len;   /* index / slice state */
@@ -999,6 +1002,11 @@ struct jdoc_query_iter {
     size_t nhits, hitcap;
     uint32_t hit_seg;   /* nonzero when they are valid (1 + the segment they are for) */
     uint32_t hit_lo, hit_hi;
+    /* the kernel's scan for a descendant segment of one name (desc_keys) */
+    uint64_t *kown;
+    uint64_t *kout;
+    size_t kocap, kcap;
+    uint32_t nscan, nscan_failed;   /* for tests */
 };
 
 static bool grow(jdoc_query_iter *it, void **buf, size_t *cap, size_t need, size_t elem)
@@ -1232,6 +1240,7 @@ static bool push(jdoc_query_iter *it, jq_run *r, uint32_t seg, uint32_t node)
     f->ckey = UINT32_MAX;
     f->cidx = -1;
     f->skip = false;
+    f->scan = f->noscan = false;
     const jq_seg *g = &r->qp->seg[seg];
     f->d1 = r == &it->main && g->desc && g->nsel == 1 && g->sel[0].kind == SEL_NAME && !it->q->frames_only;
     f->container = children(it->d, node, &f->pos, &f->end);
@@ -1440,6 +1449,93 @@ static int names_next(jdoc_query_iter *it, const jq_seg *g, jq_frame *f, uint32_
     return 0;
 }
 
+/* Containers of fewer entries are walked: the scan would not pay. */
+#define SCAN_MIN 32
+
+/* A d1 frame that desc_keys scans (the first of its segment's descent). */
+static bool will_scan(const jdoc_query_iter *it, const jq_frame *f)
+{
+    return f->d1 && !f->noscan && f->container && f->end - f->node >= SCAN_MIN && it->d->parser->k->keys;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/*
+ * A descendant segment of one name over a whole container, without
+ * walking it: the kernel's scan (jdoc_keys_fn) checks the grammar between
+ * all its entries, which the walk would check, and lists the keys that may
+ * be the name with the object each is in. The members of the name are the
+ * first matching key of each object, in the order of the objects' opening
+ * entries: preorder, the walk's order (RFC 9535 2.5.2.2). They go on the
+ * positions stack as (key entry, object). 1 done, 0 malformed (walk it),
+ * -1 out of memory.
+ */
+static int desc_keys(jdoc_query_iter *it, const jq_seg *g, jq_frame *f)
+{
+    const jdoc_doc *d = it->d;
+    const jdoc_step *nm = &g->sel[0].name;
+    jdoc_kscan k = { .tape = d->tape, .index = d->index, .json = d->json, .end = f->end, .klen = nm->klen + 2,
+                     .from = jdoc__off(d, f->node), .to = jdoc__off(d, f->end), .spaced = 2, .at = f->node + 1,
+                     .c_o = f->obj, .c_a = !f->obj };
+    for (;;) {
+        if (!grow(it, (void **)&it->kown, &it->kocap, (size_t)k.depth + 66, sizeof *it->kown) ||
+            !grow(it, (void **)&it->kout, &it->kcap, k.nout + 64, sizeof *it->kout))
+            return -1;
+        it->kown[0] = (uint64_t)f->node << 1;
+        k.own = it->kown;
+        k.levels = (uint32_t)it->kocap;
+        k.out = it->kout;
+        k.cap = it->kcap;
+        int r = d->parser->k->keys(&k);
+        if (r < 0) {
+            it->nscan_failed++;
+            return 0;
+        }
+        if (r == 0)
+            break;
+    }
+    it->nscan++;
+    /* the candidates that are the name, by object, then by position */
+    size_t n = 0;
+    bool sorted = true;
+    for (size_t i = 0; i < k.nout; i++) {
+        uint32_t x = (uint32_t)k.out[i];
+        /* most candidates are written as long as the name, without a backslash: bytes */
+        bool eq = d->tape[x] == '"' && d->index[x + 1] - d->index[x] == k.klen
+                      ? jdoc__bytes_eq(d->json + d->index[x] + 1, nm->key, nm->klen)
+                      : name_eq(d, x, nm);
+        if (eq) {
+            sorted &= !n || k.out[n - 1] < k.out[i];
+            k.out[n++] = k.out[i];
+        }
+    }
+    if (!sorted)
+        qsort(k.out, n, sizeof *k.out, cmp_u64);
+    if (!grow(it, (void **)&it->pos, &it->poscap, it->npos + 2 * n, sizeof *it->pos))
+        return -1;
+    f->lo = f->k = (int64_t)it->npos;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t obj = (uint32_t)(k.out[i] >> 32);
+        if (i && obj == (uint32_t)(k.out[i - 1] >> 32))
+            continue;   /* a name given twice: the first member */
+        it->pos[it->npos++] = (uint32_t)k.out[i];
+        it->pos[it->npos++] = obj;
+    }
+    f->hi = (int64_t)it->npos;
+    f->scan = true;
+    return 1;
+}
+
+void jdoc__query_iter_scans(const jdoc_query_iter *it, uint32_t *scanned, uint32_t *failed)
+{
+    *scanned = it->nscan + it->nscan_failed;
+    *failed = it->nscan_failed;
+}
+
 /*
  * A descendant segment of one name, applied to a container: one walk over
  * its children finds the member of that name (the first one) and records the
@@ -1456,8 +1552,29 @@ static int desc1_next(jdoc_query_iter *it, const jq_seg *g, jq_frame *f, uint32_
 {
     if (!f->container)
         return 0;
+    if (f->scan) {
+        if (f->k == f->hi)
+            return 0;
+        const uint32_t *rec = &it->pos[f->k];
+        f->k += 2;
+        f->ckey = rec[0];
+        f->cown = rec[1];
+        *out = rec[0] + 2;
+        return 1;
+    }
     if (!f->init) {
         f->init = true;
+        if (will_scan(it, f)) {
+            int r = desc_keys(it, g, f);
+            if (r)
+                return r < 0 ? -1 : desc1_next(it, g, f, out);
+            /* malformed somewhere: the walk finds where, skipping what it may */
+            if (g->desc_names) {
+                if (!desc_scan(it, g, f->seg, f->node))
+                    return -1;
+                f->skip = it->hit_seg != 0;
+            }
+        }
         f->lo = f->k = (int64_t)it->npos;
         f->dmatch = f->dkey = UINT32_MAX;
         f->ddamaged = false;
@@ -1569,7 +1686,7 @@ static int run_next(jdoc_query_iter *it, jq_run *r, uint32_t *out)
         }
         if (!push(it, r, 0, r->start))
             return -1;
-        if (r == &it->main && P->seg[0].desc_names) {
+        if (r == &it->main && P->seg[0].desc_names && !will_scan(it, &r->fr[0])) {
             if (!desc_scan(it, &P->seg[0], 0, r->start))
                 return -1;
             r->fr[r->nfr - 1].skip = it->hit_seg != 0;
@@ -1590,6 +1707,7 @@ static int run_next(jdoc_query_iter *it, jq_run *r, uint32_t *out)
             if (!push(it, r, f->seg, c))
                 return -1;
             r->fr[r->nfr - 1].skip = skip;   /* the same scan covers the descendants */
+            r->fr[r->nfr - 1].noscan = true;
             continue;
         }
         if (f->seg + 1 == P->nseg) {
@@ -1599,7 +1717,7 @@ static int run_next(jdoc_query_iter *it, jq_run *r, uint32_t *out)
         uint32_t next = f->seg + 1;
         if (!push(it, r, next, c))
             return -1;
-        if (r == &it->main && P->seg[next].desc_names) {
+        if (r == &it->main && P->seg[next].desc_names && !will_scan(it, &r->fr[r->nfr - 1])) {
             if (!desc_scan(it, &P->seg[next], next, c))
                 return -1;
             r->fr[r->nfr - 1].skip = it->hit_seg != 0;
@@ -2145,6 +2263,45 @@ static void put_name(wbuf *w, const char *s, size_t n)
     wput(w, "']", 2);
 }
 
+/* One step of a normalized path: a member's name, or an element's index. */
+static void put_step(wbuf *w, const jdoc_doc *d, uint32_t key, int64_t idx)
+{
+    if (key != UINT32_MAX) {
+        const char *s;
+        size_t n;
+        if (jdoc__string_at(d, key, &s, &n) != JDOC_OK) {
+            /* a bad escape (found only now): the name as written */
+            jdoc_get_raw(jdoc__value(d, key), &s, &n);
+            s++, n -= 2;
+        }
+        put_name(w, s, n);
+    } else {
+        char num[24];
+        int n = snprintf(num, sizeof num, "[%lld]", (long long)idx);
+        wput(w, num, (size_t)n);
+    }
+}
+
+/* The steps from container `from` down to container `to` inside it, in a
+ * subtree desc_keys checked: from each container, over its children to the
+ * one that holds `to`. */
+static void put_steps_down(wbuf *w, const jdoc_doc *d, uint32_t from, uint32_t to)
+{
+    for (uint32_t c = from; c != to;) {
+        bool obj = CH(d, c) == '{';
+        uint32_t pos = c + 1;
+        for (int64_t k = 0;; k++) {
+            uint32_t v = obj ? pos + 2 : pos, next = jdoc__skip(d, v);
+            if (to < next) {
+                put_step(w, d, obj ? pos : UINT32_MAX, k);
+                c = v;
+                break;
+            }
+            pos = next + 1;
+        }
+    }
+}
+
 size_t jdoc_query_iter_path(const jdoc_query_iter *it, char *buf, size_t cap)
 {
     wbuf w = { buf, cap, 0 };
@@ -2153,20 +2310,9 @@ size_t jdoc_query_iter_path(const jdoc_query_iter *it, char *buf, size_t cap)
         const jq_run *r = &it->main;
         for (uint32_t k = 0; k < r->nfr; k++) {
             const jq_frame *f = &r->fr[k];
-            if (f->ckey != UINT32_MAX) {
-                const char *s;
-                size_t n;
-                if (jdoc__string_at(it->d, f->ckey, &s, &n) != JDOC_OK) {
-                    /* a bad escape (found only now): the name as written */
-                    jdoc_get_raw(jdoc__value(it->d, f->ckey), &s, &n);
-                    s++, n -= 2;
-                }
-                put_name(&w, s, n);
-            } else {
-                char num[24];
-                int n = snprintf(num, sizeof num, "[%lld]", (long long)f->cidx);
-                wput(&w, num, (size_t)n);
-            }
+            if (f->scan)
+                put_steps_down(&w, it->d, f->node, f->cown);
+            put_step(&w, it->d, f->ckey, f->cidx);
         }
     }
     if (cap)
@@ -2188,6 +2334,8 @@ void jdoc_query_iter_free(jdoc_query_iter *it)
     a.free(a.ud, it->rx);
     a.free(a.ud, it->eq);
     a.free(a.ud, it->hits);
+    a.free(a.ud, it->kown);
+    a.free(a.ud, it->kout);
     a.free(a.ud, it);
 }
 

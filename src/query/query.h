@@ -99,5 +99,9 @@ struct jdoc_query {
 /* For tests: evaluate q without the one-walk path of descendant segments of
  * one name (desc1_next), as the oracle it is checked against. */
 void jdoc__query_frames_only(jdoc_query *q);
+/* For tests: containers the iterator scanned with the kernel's keys for a
+ * descendant segment of one name, and scans that found the grammar broken
+ * (the walk took over), since it was made. */
+void jdoc__query_iter_scans(const jdoc_query_iter *it, uint32_t *scanned, uint32_t *failed);
 
 #endif

@@ -678,16 +678,34 @@ static int JDOC_FN(resume)(const uint8_t *tape, uint32_t *jump, uint32_t from, u
  *       | P([)    & (}|D)     '[' followed by '}' ':' ','
  *       | P(D)    & (E|D)     ':' ',' followed by no value
  */
+typedef struct { uint64_t se, st, o, a, d; } JDOC_FN(pcarry);   /* the class of the entry before a step, as bit 0 */
+
+/* The bad pairs of one step from its class masks (d = ':' | ','); c is
+ * updated to the class of the step's last entry. */
+static inline uint64_t JDOC_FN(pair_step)(uint64_t o, uint64_t a, uint64_t oe, uint64_t ae, uint64_t co, uint64_t d,
+                                          uint64_t st, JDOC_FN(pcarry) *c)
+{
+    uint64_t ends = oe | ae, sc = ~(o | a | ends | d | st), val = sc | o | a | st, se = sc | ends;
+    uint64_t b = ((se << 1 | c->se) & (val | co)) | ((st << 1 | c->st) & val) | ((o << 1 | c->o) & ~(oe | st)) |
+                 ((a << 1 | c->a) & (oe | d)) | ((d << 1 | c->d) & (ends | d));
+    c->se = se >> 63;
+    c->st = st >> 63;
+    c->o = o >> 63;
+    c->a = a >> 63;
+    c->d = d >> 63;
+    return b;
+}
+
 static bool JDOC_FN(pairs)(const uint8_t *tape, uint32_t from, uint32_t to)
 {
-    uint64_t c_se, c_st, c_o, c_a, c_d;   /* the class of the entry before the step, as bit 0 */
+    JDOC_FN(pcarry) c;
     {
         uint8_t b = tape[from - 1];
-        c_o = b == '{';
-        c_a = b == '[';
-        c_d = b == ':' || b == ',';
-        c_st = (b | 2) == '"';
-        c_se = !(c_o | c_a | c_d | c_st);
+        c.o = b == '{';
+        c.a = b == '[';
+        c.d = b == ':' || b == ',';
+        c.st = (b | 2) == '"';
+        c.se = !(c.o | c.a | c.d | c.st);
     }
     uint64_t bad = 0;
     for (uint32_t e = from; e <= to; e += 64) {
@@ -697,17 +715,10 @@ static bool JDOC_FN(pairs)(const uint8_t *tape, uint32_t from, uint32_t to)
             v[k] = v_load(tape + e + (uint32_t)k * VEC_BYTES);
             w[k] = v_or(v[k], v_splat(2));
         }
-        uint64_t o = blk_eq(v, '{'), a = blk_eq(v, '['), oe = blk_eq(v, '}'), ae = blk_eq(v, ']');
-        uint64_t co = blk_eq(v, ':'), d = co | blk_eq(v, ','), st = blk_eq(w, '"');
-        uint64_t ends = oe | ae, sc = ~(o | a | ends | d | st), val = sc | o | a | st, se = sc | ends;
-        uint64_t b = ((se << 1 | c_se) & (val | co)) | ((st << 1 | c_st) & val) | ((o << 1 | c_o) & ~(oe | st)) |
-                     ((a << 1 | c_a) & (oe | d)) | ((d << 1 | c_d) & (ends | d));
+        uint64_t co = blk_eq(v, ':');
+        uint64_t b = JDOC_FN(pair_step)(blk_eq(v, '{'), blk_eq(v, '['), blk_eq(v, '}'), blk_eq(v, ']'), co,
+                                        co | blk_eq(v, ','), blk_eq(w, '"'), &c);
         bad |= to - e < 63 ? b & ((2ull << (to - e)) - 1) : b;
-        c_se = se >> 63;
-        c_st = st >> 63;
-        c_o = o >> 63;
-        c_a = a >> 63;
-        c_d = d >> 63;
     }
     return bad != 0;
 }
@@ -797,9 +808,152 @@ static uint32_t JDOC_FN(elems)(const uint8_t *tape, uint32_t e, uint32_t end, ui
     return at;
 }
 
+/* The keys of `keys` (a mask of entries e..e+63, none holding a backslash)
+ * that may be a name klen bytes long as written, quotes included: written
+ * that long, or longer with whitespace before the ':' (the byte before it
+ * is then no quote). Two index loads a key, and with JDOC_HAVE_KEYS_EQ,
+ * where no ':' of the container comes after whitespace (not `spaced`: see
+ * colon_ws), only the primitive keys_eq(index, e, keys, klen): the keys
+ * written klen long. */
+static inline uint64_t key_cands(const uint32_t *index, const char *json, uint32_t e, uint64_t keys, uint32_t klen,
+                                 bool spaced)
+{
+#ifdef JDOC_HAVE_KEYS_EQ
+    if (JDOC_LIKELY(!spaced))
+        return keys_eq(index, e, keys, klen);
+#else
+    (void)spaced;
+#endif
+    uint64_t cand = 0;
+    for (; keys; keys &= keys - 1) {
+        uint64_t i = ctz64(keys);
+        uint32_t x = e + (uint32_t)i, colon = index[x + 1], wl = colon - index[x];
+        if (JDOC_UNLIKELY(wl >= klen) && (wl == klen || json[colon - 1] != '"'))
+            cand |= 1ull << i;
+    }
+    return cand;
+}
+
+
+#ifdef JDOC_HAVE_KEYS_EQ
+/* Whether some ':' of json[0..n) comes right after whitespace (or, within
+ * a string, another byte up to ' '), 64 bytes a step and the tail byte by
+ * byte: never a byte past n. */
+static bool JDOC_FN(colon_ws)(const uint8_t *json, size_t n)
+{
+    uint64_t hit = 0, c_ws = 0;
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        vec v[NV];
+#pragma GCC unroll 4
+        for (int k = 0; k < NV; k++)
+            v[k] = v_load(json + i + (size_t)k * VEC_BYTES);
+        uint64_t ws = blk_le(v, ' ');
+        hit |= blk_eq(v, ':') & (ws << 1 | c_ws);
+        c_ws = ws >> 63;
+    }
+    for (; i < n && !hit; i++)
+        hit = json[i] == ':' && i && json[i - 1] <= ' ';
+    return hit != 0;
+}
+#endif
+
+/*
+ * Stage 2's scan for a descendant segment of one name (see jdoc_keys_fn),
+ * 64 entries a step. What the walk checks member by member is checked over
+ * the whole container at once: the pairs (pair_step), then what needs the
+ * context, with K the keys (strings right before a ':'), P(x) the entries
+ * right after an entry of x, and M the last entries of members' values (a
+ * scalar or string after ':', or a closer whose opener comes after ':'):
+ *   K & ~P({ | ,)            a key is a member's first entry
+ *   P({) & ~(} | K)          an object starts with a key, or ends
+ *   P(,) & (K ^ P(P(M)))     after "value ," a key when the value was a
+ *                            member's, else a value (an element's)
+ * By induction from the container's opener, an object's entries are then
+ * K : value , K : value ... and an array's value , value ...:
+ *   tape   { " : [ 1 , 2 ] , " : 3 }
+ *   K      . 1 . . . . . . . 1 . . .
+ *   M      . . . . . . . 1 . . . 1 .    (the 1 and 2 follow no ':')
+ * A closer's M bit comes from the stack of open containers (own[]), which
+ * also gives each candidate key its object. The brackets are taken in
+ * order, and each one writes the level above the top (after a closer it is
+ * free) and reads the top, with no branch.
+ */
+static int JDOC_FN(keys)(jdoc_kscan *k)
+{
+    const uint8_t *tape = k->tape;
+    const uint32_t *index = k->index;
+    const uint32_t end = k->end, klen = k->klen;
+    uint64_t *own = k->own;
+    uint32_t d = k->depth;
+    JDOC_FN(pcarry) c = { k->c_se, k->c_st, k->c_o, k->c_a, k->c_d };
+    uint64_t c_cm = k->c_cm, c_co = k->c_co, c_vc = k->c_vc;
+#ifdef JDOC_HAVE_KEYS_EQ
+    if (k->spaced > 1)
+        k->spaced = JDOC_FN(colon_ws)((const uint8_t *)k->json + k->from, (size_t)k->to - k->from + 1);
+#endif
+    const bool spaced = k->spaced;
+    for (uint32_t e = k->at; e <= end; e += 64) {
+        if (k->cap - k->nout < 64 || k->levels - d < 66) {
+            k->at = e;
+            k->depth = d;
+            k->c_se = c.se, k->c_st = c.st, k->c_o = c.o, k->c_a = c.a, k->c_d = c.d;
+            k->c_cm = c_cm, k->c_co = c_co, k->c_vc = c_vc;
+            return 1;
+        }
+        vec v[NV], w[NV];
+#pragma GCC unroll 4
+        for (int i = 0; i < NV; i++) {
+            v[i] = v_load(tape + e + (uint32_t)i * VEC_BYTES);
+            w[i] = v_or(v[i], v_splat(2));
+        }
+        uint64_t o = blk_eq(v, '{'), a = blk_eq(v, '['), oe = blk_eq(v, '}'), ae = blk_eq(v, ']');
+        uint64_t co = blk_eq(v, ':'), cm = blk_eq(v, ','), st = blk_eq(w, '"');
+        uint64_t live = end - e < 63 ? (2ull << (end - e)) - 1 : ~0ull;
+        uint64_t p_o = o << 1 | c.o, p_cm = cm << 1 | c_cm, p_co = co << 1 | c_co;
+        uint64_t bad = JDOC_FN(pair_step)(o, a, oe, ae, co, co | cm, st, &c);
+        uint64_t key = st & (co >> 1 | (uint64_t)(end - e >= 64 && tape[e + 64] == ':') << 63);
+        bad |= (key & ~(p_o | p_cm)) | (p_o & ~(oe | key));
+        uint64_t cand = key_cands(index, k->json, e, key & live & ~blk_eq(v, ' '), klen, spaced) |
+                        (key & live & blk_eq(v, ' '));
+        /* brackets: an opener's level gets its entry and whether ':' came
+         * before it; a closer's M bit is that of the level it closes */
+        uint64_t op = o | a, ends = oe | ae, m_cl = 0;
+        uint64_t br = (op | ends) & live & ~(end - e < 64 ? 1ull << (end - e) : 0);   /* not the closing entry */
+        if (JDOC_UNLIKELY(cand)) {
+            for (uint64_t m = br | cand; m; m &= m - 1) {
+                uint64_t i = ctz64(m), t = own[d];
+                if (cand >> i & 1) {
+                    k->out[k->nout++] = (t >> 1) << 32 | (e + (uint32_t)i);
+                    continue;
+                }
+                own[d + 1] = (uint64_t)(e + (uint32_t)i) << 1 | (p_co >> i & 1);
+                m_cl |= (t & 1) << i;
+                d = d + 2 * (uint32_t)(op >> i & 1) - 1;
+            }
+        } else {
+            for (uint64_t m = br; m; m &= m - 1) {
+                uint64_t i = ctz64(m), t = own[d];
+                own[d + 1] = (uint64_t)(e + (uint32_t)i) << 1 | (p_co >> i & 1);
+                m_cl |= (t & 1) << i;
+                d = d + 2 * (uint32_t)(op >> i & 1) - 1;
+            }
+        }
+        uint64_t sc = ~(op | ends | co | cm | st);
+        uint64_t mv = ((sc | st) & p_co) | (m_cl & ends);
+        bad |= p_cm & (key ^ (mv << 2 | c_vc));
+        if (bad & live)
+            return -1;
+        c_cm = cm >> 63;
+        c_co = co >> 63;
+        c_vc = mv >> 62;
+    }
+    return 0;
+}
+
 const jdoc_kernel JDOC_CAT(jdoc__kernel_, JDOC_ARCH) = { JDOC_KERNEL_ID, JDOC_KERNEL_NAME, JDOC_KERNEL_REQUIRES,
                                                         JDOC_FN(stage1), JDOC_FN(match), JDOC_FN(pairs),
-                                                        JDOC_FN(depth), JDOC_FN(elems), JDOC_FN(resume) };
+                                                        JDOC_FN(depth), JDOC_FN(elems), JDOC_FN(resume), JDOC_FN(keys) };
 
 #undef NV
 #undef ODD_BITS

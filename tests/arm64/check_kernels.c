@@ -18,6 +18,7 @@
 #include "../scalar_diff.h"
 #include "../pairs_diff.h"
 #include "../elems_diff.h"
+#include "../keys_diff.h"
 
 static int passed, failed;
 
@@ -202,6 +203,7 @@ int main(void)
         char why[300] = "";
         check(elems_generated(ps, pk, why, sizeof why), "array indices against the scalar kernel", why);
         check(elems_canada(ps, pk, why, sizeof why), "canada.json indices against the scalar kernel", why);
+        check(keys_generated(ps, pk, why, sizeof why), "descendant names against the scalar kernel", why);
         jdoc_parser_free(pk);
     }
     scalar_ref_generated();
