@@ -4,8 +4,11 @@
  * JDOC_ERR_PATH with an offset inside the query; evaluation ends with a
  * defined status, every node is a value of the document, its normalized path
  * starts with '$' and, in a valid document, reads back (as a query) to that
- * same node (when no object has two members of one name). */
+ * same node (when no object has two members of one name); a query with a
+ * descendant segment gives the same nodes and status as its evaluation by
+ * frames only (no kernel scan, no one-walk path). */
 #include "fuzz_util.h"
+#include "query/query.h"
 
 #define MAX_NODES 256
 
@@ -65,7 +68,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         jdoc_value v;
         size_t n = 0;
         char path[512];
+        uint32_t seen[MAX_NODES];
         while (n < MAX_NODES && jdoc_query_iter_next(it, &v)) {
+            seen[n] = v.idx;
             n++;
             FZ_CHECK(jdoc_offset(v) < dl, "node outside the document");
             size_t pl = jdoc_query_iter_path(it, path, sizeof path);
@@ -86,6 +91,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FZ_CHECK(st == JDOC_OK || st == JDOC_ERR_SYNTAX || st == JDOC_ERR_NOMEM, "query status %s",
                  jdoc_status_str(st));
         jdoc_query_iter_free(it);
+        if (memmem(qs, ql, "..", 2)) {
+            jdoc_query *fq = jdoc_query_compile(qs, ql, NULL, NULL);
+            jdoc__query_frames_only(fq);
+            jdoc_query_iter *fi = jdoc_query_iter_new(fq, jdoc_root(d), NULL);
+            size_t m = 0;
+            while (m < n && jdoc_query_iter_next(fi, &v)) {
+                FZ_CHECK(v.idx == seen[m], "node %zu: entry %u, by frames %u", m, seen[m], v.idx);
+                m++;
+            }
+            FZ_CHECK(m == n, "%zu nodes, by frames %zu", n, m);
+            if (n < MAX_NODES) {
+                FZ_CHECK(!jdoc_query_iter_next(fi, NULL), "by frames more than %zu nodes", n);
+                FZ_CHECK(jdoc_query_iter_status(fi) == st, "status %s, by frames %s", jdoc_status_str(st),
+                         jdoc_status_str(jdoc_query_iter_status(fi)));
+            }
+            jdoc_query_iter_free(fi);
+            jdoc_query_free(fq);
+        }
     }
     jdoc_query_free(q);
     free(dc);

@@ -1449,8 +1449,13 @@ static int names_next(jdoc_query_iter *it, const jq_seg *g, jq_frame *f, uint32_
     return 0;
 }
 
-/* Containers of fewer entries are walked: the scan would not pay. */
+/* Containers of fewer entries are walked: the scan would not pay (the fuzz
+ * targets scan every container). */
+#ifdef JDOC_SCAN_MIN
+#define SCAN_MIN JDOC_SCAN_MIN
+#else
 #define SCAN_MIN 32
+#endif
 
 /* A d1 frame that desc_keys scans (the first of its segment's descent). */
 static bool will_scan(const jdoc_query_iter *it, const jq_frame *f)
