@@ -551,6 +551,14 @@ ParameterizedTest(jdoc_kernel_id *kid, jsonpath, descendant_one_name_as_two, .fi
         cr_assert(s1 == JDOC_OK && s2 == JDOC_OK);
         cr_assert(!strncmp(a, "$['x']=0 $['a']['x']=1 $['a']['a']['x']=2 ", 42), "%.80s", a);
     }
+    /* a name holding a quote is never written without a backslash: the
+     * bytes after a shorter key's quote, whitespace before its ':', are not it */
+    load("[[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17],{\"ab\" :1,\"ab\\\"\":2}]");
+    for (int frames = 0; frames < 2; frames++) {
+        jdoc_status st;
+        cr_assert_str_eq(run_status("$..['ab\"']", frames, &st), "$[1]['ab\"']=2", "frames %d", frames);
+        cr_assert_eq(st, JDOC_OK);
+    }
     for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
         load(c[k].doc);
         for (int frames = 0; frames < 2; frames++) {

@@ -1108,6 +1108,11 @@ static inline bool name_eq(const jdoc_doc *d, uint32_t k, const jdoc_step *nm)
         uint32_t w = d->index[k + 1] - d->index[k] - 2;
         if (w < nm->klen || (w > nm->klen && d->json[d->index[k + 1] - 1] == '"'))
             return false;
+        /* written as long as a name without '"' or '\\': its bytes, with no
+         * search for the closing quote (a shorter key with whitespace before
+         * its ':' shows its quote among them, which such a name has not) */
+        if (w == nm->klen && nm->plain)
+            return jdoc__bytes_eq(d->json + d->index[k] + 1, nm->key, w);
     }
     uint32_t rawlen;
     const char *raw = raw_key(d, k, &rawlen);
@@ -1507,17 +1512,11 @@ static int desc_keys(jdoc_query_iter *it, const jq_seg *g, jq_frame *f)
     /* the candidates that are the name, by object, then by position */
     size_t n = 0;
     bool sorted = true;
-    for (size_t i = 0; i < k.nout; i++) {
-        uint32_t x = (uint32_t)k.out[i];
-        /* most candidates are written as long as the name, without a backslash: bytes */
-        bool eq = d->tape[x] == '"' && d->index[x + 1] - d->index[x] == k.klen
-                      ? jdoc__bytes_eq(d->json + d->index[x] + 1, nm->key, nm->klen)
-                      : name_eq(d, x, nm);
-        if (eq) {
+    for (size_t i = 0; i < k.nout; i++)
+        if (name_eq(d, (uint32_t)k.out[i], nm)) {
             sorted &= !n || k.out[n - 1] < k.out[i];
             k.out[n++] = k.out[i];
         }
-    }
     if (!sorted)
         qsort(k.out, n, sizeof *k.out, cmp_u64);
     if (!grow(it, (void **)&it->pos, &it->poscap, it->npos + 2 * n, sizeof *it->pos))

@@ -834,7 +834,6 @@ static inline uint64_t key_cands(const uint32_t *index, const char *json, uint32
     return cand;
 }
 
-
 #ifdef JDOC_HAVE_KEYS_EQ
 /* Whether some ':' of json[0..n) comes right after whitespace (or, within
  * a string, another byte up to ' '), 64 bytes a step and the tail byte by
@@ -914,31 +913,36 @@ static int JDOC_FN(keys)(jdoc_kscan *k)
         uint64_t bad = JDOC_FN(pair_step)(o, a, oe, ae, co, co | cm, st, &c);
         uint64_t key = st & (co >> 1 | (uint64_t)(end - e >= 64 && tape[e + 64] == ':') << 63);
         bad |= (key & ~(p_o | p_cm)) | (p_o & ~(oe | key));
-        uint64_t cand = key_cands(index, k->json, e, key & live & ~blk_eq(v, ' '), klen, spaced) |
-                        (key & live & blk_eq(v, ' '));
-        /* brackets: an opener's level gets its entry and whether ':' came
-         * before it; a closer's M bit is that of the level it closes */
+        uint64_t esc = key & live & blk_eq(v, ' ');
+        uint64_t cand = key_cands(index, k->json, e, key & live & ~esc, klen, spaced) | esc;
+        /* brackets (and candidates, in order): an opener's level gets its
+         * entry and whether ':' came before it; a closer's M bit is that of
+         * the level it closes; a candidate's object is the top. Most steps
+         * have no candidate: their loop has no test for one (one loop for
+         * both made the query 1.16x slower). */
         uint64_t op = o | a, ends = oe | ae, m_cl = 0;
         uint64_t br = (op | ends) & live & ~(end - e < 64 ? 1ull << (end - e) : 0);   /* not the closing entry */
+#define BRACKET(i, t)                                                           \
+    do {                                                                        \
+        own[d + 1] = (uint64_t)(e + (uint32_t)(i)) << 1 | (p_co >> (i) & 1);    \
+        m_cl |= ((t) & 1) << (i);                                               \
+        d = d + 2 * (uint32_t)(op >> (i) & 1) - 1;                              \
+    } while (0)
         if (JDOC_UNLIKELY(cand)) {
             for (uint64_t m = br | cand; m; m &= m - 1) {
                 uint64_t i = ctz64(m), t = own[d];
-                if (cand >> i & 1) {
+                if (cand >> i & 1)
                     k->out[k->nout++] = (t >> 1) << 32 | (e + (uint32_t)i);
-                    continue;
-                }
-                own[d + 1] = (uint64_t)(e + (uint32_t)i) << 1 | (p_co >> i & 1);
-                m_cl |= (t & 1) << i;
-                d = d + 2 * (uint32_t)(op >> i & 1) - 1;
+                else
+                    BRACKET(i, t);
             }
         } else {
             for (uint64_t m = br; m; m &= m - 1) {
                 uint64_t i = ctz64(m), t = own[d];
-                own[d + 1] = (uint64_t)(e + (uint32_t)i) << 1 | (p_co >> i & 1);
-                m_cl |= (t & 1) << i;
-                d = d + 2 * (uint32_t)(op >> i & 1) - 1;
+                BRACKET(i, t);
             }
         }
+#undef BRACKET
         uint64_t sc = ~(op | ends | co | cm | st);
         uint64_t mv = ((sc | st) & p_co) | (m_cl & ends);
         bad |= p_cm & (key ^ (mv << 2 | c_vc));
