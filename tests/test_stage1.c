@@ -343,3 +343,37 @@ ParameterizedTest(jdoc_kernel_id *id, stage1, pairs_vs_reference)
               "depth scans: %ld too deep, %ld ran out, %ld closed of %ld: every outcome", c.depth_seen[0],
               c.depth_seen[1], c.depth_seen[2], c.depth_cases);
 }
+
+/* The bracket pass matches a step's innermost containers without its stack
+ * when the outermost one stays open through the step: brackets put after
+ * 0..150 entries inside one or two containers, closed or not, matched or
+ * not, each kernel against scalar (index, jump and error). */
+SIMD_KERNELS(brackets_after_entries)
+ParameterizedTest(jdoc_kernel_id *id, stage1, brackets_after_entries)
+{
+    need_kernel(*id);
+    static const char *const inner[] = {
+        "[]", "{}", "[1}", "{\"a\":1]", "[[}]", "[{]}", "{\"a\":[1,2}}", "[[],{},[1],{\"b\":2}]",
+        "[[]", "{\"a\":{}", "]", "}", "[1]]", "{}}",
+    };
+    static const char *const around[][2] = { { "[", "]" }, { "{\"k\":[", "]}" }, { "[", "" }, { "[[", "]]" } };
+    jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR), *pk = tu_parser(*id);
+    cr_assert(ps && pk);
+    char buf[1024], why[256];
+    long cases = 0, errors = 0;
+    for (size_t a = 0; a < sizeof around / sizeof *around; a++)
+        for (size_t i = 0; i < sizeof inner / sizeof *inner; i++)
+            for (int k = 0; k <= 75; k++) {
+                int len = snprintf(buf, sizeof buf, "%s", around[a][0]);
+                for (int j = 0; j < k; j++)
+                    len += snprintf(buf + len, sizeof buf - (size_t)len, "0,");
+                len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%s", inner[i], around[a][1]);
+                cr_assert(same(ps, pk, buf, (size_t)len, why, sizeof why), "%s on %s", why, buf);
+                jdoc_doc *d;
+                errors += jdoc_parse(ps, buf, (size_t)len, &d) != JDOC_OK;
+                cases++;
+            }
+    cr_expect(errors > cases / 10 && errors < cases - cases / 10, "%ld of %ld errors: both outcomes", errors, cases);
+    jdoc_parser_free(ps);
+    jdoc_parser_free(pk);
+}

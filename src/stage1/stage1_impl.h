@@ -598,33 +598,65 @@ static int JDOC_FN(match_exact)(const uint8_t *tape, uint32_t *jump, uint32_t fr
 }
 
 /* match's loop from the state (*top, *depth); -1 when the plain loop must
- * say what is wrong */
+ * say what is wrong.
+ *
+ * A step first matches its innermost containers, an opening bracket whose
+ * next bracket (in the step) closes it, with no stack and no branch per
+ * pair. With B the step's brackets and O its openers, adding O << 1 to ~B
+ * carries each opener's bit up through the entries after it onto the next
+ * bracket:
+ *
+ *     tape   {  "  :  [  ]  ,  "  :  {  "  :  1  }  }
+ *     B      1  .  .  1  1  .  .  .  1  .  .  .  1  1
+ *     O      1  .  .  1  .  .  .  .  1  .  .  .  .  .
+ *     land   .  .  .  1  1  .  .  .  .  .  .  .  1  .    ((O << 1) + ~B) & B
+ *
+ * and land & ~O are the closers right after their opener ("[]" and the
+ * inner "{...}"); each one's opener is the highest bracket below it. The
+ * landings that came from '{' (the same sum over the '{' alone) must be '}'
+ * and the others ']'. The other brackets then go through the stack, in
+ * order (what a pair held is balanced). A step whose openers could pass
+ * max_depth, or whose other closers could close the outermost container
+ * (then the entries after it are not its own: they keep their offsets),
+ * leaves the pairs to the stack. */
 static inline __attribute__((always_inline)) int JDOC_FN(match_run)(const uint8_t *tape, uint32_t *jump,
                                                                    uint32_t from, uint32_t n, uint32_t rel,
                                                                    uint32_t max_depth, uint32_t *top_p,
                                                                    uint32_t *depth_p, uint32_t *at)
 {
+    const vec lower = v_splat(0x20);
     uint32_t top = *top_p, depth = *depth_p;
     for (uint32_t e = from; e < n; e += 64) {
-        uint64_t m = JDOC_FN(brackets)(tape, e, n);
+        vec v[NV], f[NV];
+#pragma GCC unroll 4
+        for (int k = 0; k < NV; k++) {
+            v[k] = v_load(tape + e + (uint32_t)k * VEC_BYTES);
+            f[k] = v_or(v[k], lower);
+        }
+        uint64_t keep = n - e < 64 ? (1ull << (n - e)) - 1 : ~0ull;
+        uint64_t op = blk_eq(f, '{') & keep, m = (blk_eq(f, '}') & keep) | op;
+        if (!m)
+            continue;
+        uint64_t land = ((op << 1) + ~m) & m & ~op;
+        if (land && JDOC_LIKELY((uint32_t)__builtin_popcountll(op) <= max_depth - depth &&
+                                (uint32_t)__builtin_popcountll(m & ~(op | land)) < depth)) {
+            uint64_t oc = op & blk_eq(v, '{');
+            if (JDOC_UNLIKELY(land & (((oc << 1) + ~m) ^ blk_eq(v, '}'))))
+                return -1;
+            uint64_t pairs = land;
+            for (uint64_t w = land; w; w &= w - 1) {
+                uint32_t q = (uint32_t)ctz_nz(w);
+                uint32_t o = 63 ^ (uint32_t)__builtin_clzll(m & ((1ull << q) - 1));   /* the highest below q */
+                pairs |= 1ull << o;
+                jump[e + o] = e + q - rel;
+            }
+            m &= ~pairs;
+        }
         while (m) {
             uint32_t i = e + (uint32_t)ctz_nz(m);
             m &= m - 1;
             uint8_t b = tape[i];
             if (b & 2) {
-                /* a container with no container inside whose closing bracket
-                 * is in this step (coordinate pairs, short lists): matched
-                 * without the stack */
-                uint32_t j = e + (uint32_t)ctz_nz(m);
-                if (m && tape[j] == b + 2 && depth < max_depth) {
-                    m &= m - 1;
-                    jump[i] = j - rel;
-                    if (JDOC_UNLIKELY(depth == 0)) {
-                        *at = j;
-                        return JDOC_MATCH_OK;
-                    }
-                    continue;
-                }
                 if (JDOC_UNLIKELY(++depth > max_depth))
                     return -1;
                 jump[i] = top;
