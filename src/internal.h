@@ -142,6 +142,8 @@ jdoc_status jdoc__match_container(jdoc_parser *p, const jdoc_kernel *k, const ch
 size_t jdoc__root_number_end(const char *p, size_t avail, bool *ok);
 /* For tests: the stream code's pair check, table-driven (the kernels' reference). */
 bool jdoc__pairs_bad(const uint8_t *tape, uint32_t from, uint32_t to);
+/* The newlines of b[0..n) by memchr: the reference of the kernels' k->lines. */
+size_t jdoc__lines_ref(const char *b, size_t n);
 /* Check that entry offset `at` can start a document (a scalar root in full). */
 jdoc_status jdoc__check_root(jdoc_parser *p, const char *json, size_t len, uint32_t at);
 

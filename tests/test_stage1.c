@@ -8,6 +8,7 @@
 #include "testutil.h"
 #include "stage1_diff.h"
 #include "pairs_diff.h"
+#include "lines_diff.h"
 
 /* The SIMD kernels each differential test runs on; one this CPU cannot run is skipped, with why. */
 #define SIMD_KERNELS(test)                                                                            \
@@ -376,4 +377,16 @@ ParameterizedTest(jdoc_kernel_id *id, stage1, brackets_after_entries)
     cr_expect(errors > cases / 10 && errors < cases - cases / 10, "%ld of %ld errors: both outcomes", errors, cases);
     jdoc_parser_free(ps);
     jdoc_parser_free(pk);
+}
+
+/* The stream's line count (k->lines) against memchr's, at every length and
+ * start, ending before an unreadable page. */
+SIMD_KERNELS(lines_vs_reference)
+ParameterizedTest(jdoc_kernel_id *id, stage1, lines_vs_reference)
+{
+    need_kernel(*id);
+    const jdoc_kernel *k = jdoc__kernel_get(*id);
+    cr_assert(k && k->lines);
+    char why[160] = "";
+    cr_assert(lines_generated(k, why, sizeof why), "%s", why);
 }

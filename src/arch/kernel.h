@@ -133,6 +133,10 @@ typedef struct jdoc_kscan {
     size_t nout, cap;      /* longer with whitespace before their ':', or holding a backslash */
 } jdoc_kscan;
 typedef int (*jdoc_keys_fn)(jdoc_kscan *k);
+
+/* A stream's line count: the '\n' bytes of b[0..n), reading nothing else
+ * (NULL: memchr, line by line). */
+typedef size_t (*jdoc_lines_fn)(const uint8_t *b, size_t n);
 typedef struct jdoc_kernel {
     jdoc_kernel_id id;
     const char *name;
@@ -144,6 +148,7 @@ typedef struct jdoc_kernel {
     jdoc_elems_fn elems;
     jdoc_resume_fn resume;
     jdoc_keys_fn keys;     /* NULL: descendant segments walk */
+    jdoc_lines_fn lines;
 } jdoc_kernel;
 
 /* The kernel for `id` when compiled in and supported here, else NULL. */

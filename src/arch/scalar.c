@@ -471,7 +471,7 @@ static int match_scalar(const uint8_t *tape, uint32_t *jump, uint32_t from, uint
     return JDOC_MATCH_UNCLOSED;
 }
 
-const jdoc_kernel jdoc__kernel_scalar = { JDOC_KERNEL_SCALAR, "scalar", 0, stage1_scalar, match_scalar, NULL, NULL, NULL, NULL, NULL };
+const jdoc_kernel jdoc__kernel_scalar = { JDOC_KERNEL_SCALAR, "scalar", 0, stage1_scalar, match_scalar, NULL, NULL, NULL, NULL, NULL, NULL };
 
 bool jdoc__utf8_check(const uint8_t *buf, size_t len, size_t *err)
 {

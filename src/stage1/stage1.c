@@ -404,16 +404,25 @@ static void run_start(jdoc_parser *p, size_t from)
 
 /* Lines: newlines of the stream before offset lines_at, counted when
  * bytes are about to go or a line number is asked for. */
-static void count_lines(struct jdoc_stream_state *t, size_t stop)
+static void count_lines(jdoc_parser *p, size_t stop)
 {
+    struct jdoc_stream_state *t = &p->st;
     if (stop <= t->lines_at)
         return;
     const char *b = t->buf + (t->lines_at - t->base), *e = t->buf + (stop - t->base);
-    while (b < e && (b = memchr(b, '\n', (size_t)(e - b)))) {
-        t->lines++;
-        b++;
-    }
+    if (p->k->lines)
+        t->lines += p->k->lines((const uint8_t *)b, (size_t)(e - b));
+    else
+        t->lines += jdoc__lines_ref(b, (size_t)(e - b));
     t->lines_at = stop;
+}
+
+size_t jdoc__lines_ref(const char *b, size_t n)
+{
+    size_t c = 0;
+    for (const char *e = b + n; b < e && (b = memchr(b, '\n', (size_t)(e - b))); b++)
+        c++;
+    return c;
 }
 
 /* Count up to byte `upto` of buf; the last document's line first. */
@@ -421,10 +430,10 @@ static void lines_upto(jdoc_parser *p, size_t upto)
 {
     struct jdoc_stream_state *t = &p->st;
     if (t->count && !t->last_line && t->last >= t->lines_at && t->last <= t->base + upto) {
-        count_lines(t, t->last);
+        count_lines(p, t->last);
         t->last_line = t->lines + 1;
     }
-    count_lines(t, t->base + upto);
+    count_lines(p, t->base + upto);
 }
 
 /* Drop the look at the bytes after `to`: its entries are indexed for real later. */

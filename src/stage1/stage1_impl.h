@@ -987,9 +987,40 @@ static int JDOC_FN(keys)(jdoc_kscan *k)
     return 0;
 }
 
+/* The newlines of b[0..n) (see jdoc_lines_fn), 64 bytes a step; the last
+ * ones by the block that ends at b + n (its top n - i bits), or, under 64
+ * bytes in all, copied into a block of spaces. */
+static size_t JDOC_FN(lines)(const uint8_t *b, size_t n)
+{
+    size_t c = 0, i = 0;
+    vec v[NV];
+    for (; i + 64 <= n; i += 64) {
+#pragma GCC unroll 4
+        for (int k = 0; k < NV; k++)
+            v[k] = v_load(b + i + (size_t)k * VEC_BYTES);
+        c += (size_t)__builtin_popcountll(blk_eq(v, '\n'));
+    }
+    if (i < n && n >= 64) {
+#pragma GCC unroll 4
+        for (int k = 0; k < NV; k++)
+            v[k] = v_load(b + n - 64 + (size_t)k * VEC_BYTES);
+        c += (size_t)__builtin_popcountll(blk_eq(v, '\n') >> (64 - (n - i)));
+    } else if (i < n) {
+        uint8_t tail[64];
+        memset(tail, ' ', sizeof tail);
+        memcpy(tail, b + i, n - i);
+#pragma GCC unroll 4
+        for (int k = 0; k < NV; k++)
+            v[k] = v_load(tail + (size_t)k * VEC_BYTES);
+        c += (size_t)__builtin_popcountll(blk_eq(v, '\n'));
+    }
+    return c;
+}
+
 const jdoc_kernel JDOC_CAT(jdoc__kernel_, JDOC_ARCH) = { JDOC_KERNEL_ID, JDOC_KERNEL_NAME, JDOC_KERNEL_REQUIRES,
                                                         JDOC_FN(stage1), JDOC_FN(match), JDOC_FN(pairs),
-                                                        JDOC_FN(depth), JDOC_FN(elems), JDOC_FN(resume), JDOC_FN(keys) };
+                                                        JDOC_FN(depth), JDOC_FN(elems), JDOC_FN(resume), JDOC_FN(keys),
+                                                        JDOC_FN(lines) };
 
 #undef NV
 #undef ODD_BITS

@@ -19,6 +19,7 @@
 #include "../pairs_diff.h"
 #include "../elems_diff.h"
 #include "../keys_diff.h"
+#include "../lines_diff.h"
 
 static int passed, failed;
 
@@ -204,6 +205,7 @@ int main(void)
         check(elems_generated(ps, pk, why, sizeof why), "array indices against the scalar kernel", why);
         check(elems_canada(ps, pk, why, sizeof why), "canada.json indices against the scalar kernel", why);
         check(keys_generated(ps, pk, why, sizeof why), "descendant names against the scalar kernel", why);
+        check(lines_generated(pk->k, why, sizeof why), "line count against memchr, before an unreadable page", why);
         jdoc_parser_free(pk);
     }
     scalar_ref_generated();
