@@ -251,6 +251,7 @@ static void make_step(jdoc_step *st, const char *k, size_t n)
     st->kind = STEP_KEY;
     st->key = k;
     st->klen = (uint32_t)n;
+    st->kw = jdoc__key_word(k, n);
     st->index = NO_INDEX;
     st->plain = true;
     for (size_t i = 0; i < n; i++)

@@ -880,7 +880,8 @@ static bool JDOC_FN(colon_ws)(const uint8_t *json, size_t n)
         for (int k = 0; k < NV; k++)
             v[k] = v_load(json + i + (size_t)k * VEC_BYTES);
         uint64_t ws = blk_le(v, ' ');
-        hit |= blk_eq(v, ':') & (ws << 1 | c_ws);
+        if (blk_eq(v, ':') & (ws << 1 | c_ws))
+            return true;   /* pretty-printed: at the first ':' after whitespace */
         c_ws = ws >> 63;
     }
     for (; i < n && !hit; i++)

@@ -19,6 +19,7 @@
 static void finish_step(jdoc_step *s, jdoc_syntax syntax)
 {
     const unsigned char *k = (const unsigned char *)s->key;
+    s->kw = jdoc__key_word(s->key, s->klen);
     s->plain = true;
     for (uint32_t i = 0; i < s->klen; i++)
         if (k[i] == '"' || k[i] == '\\' || k[i] < 0x20)
@@ -80,6 +81,7 @@ static size_t parse_step(const char *expr, size_t i, size_t len, jdoc_syntax syn
     s->klen = (uint32_t)(*kb - start);
     if (syntax == JDOC_SYNTAX_OJ && !escaped && s->klen == 2 && s->key[0] == '.' && s->key[1] == '.') {
         s->kind = STEP_UP;
+        s->kw = 0;
         s->plain = true;
         s->index = NO_INDEX;
     } else {

@@ -19,6 +19,7 @@ typedef struct jdoc_step {
     bool plain;        /* the key has no '"', '\\' or byte < 0x20: raw bytes compare */
     uint32_t klen;
     const char *key;   /* decoded key (path escapes resolved) */
+    uint64_t kw;       /* its first 8 bytes, zero after its end (jdoc__key_word) */
     uint64_t index;    /* array index, or NO_INDEX */
     bool from_end;     /* Oj "-k": index is k, counted from the end (-1 is the last element) */
 } jdoc_step;
@@ -42,6 +43,8 @@ typedef struct jdoc__plan {
     uint64_t bucket[64];
     uint32_t klen[64];
     uint8_t k0[64];
+    uint64_t kw[64];           /* a key's first 8 bytes, zero after its end */
+    const char *key[64];       /* the first step's key */
 } jdoc__plan;
 void jdoc__plan_init(jdoc__plan *pl, const jdoc_path *const *paths, size_t n);
 /* jdoc_fetch_many of at most 64 paths with their plan. */
@@ -133,6 +136,24 @@ static inline bool jdoc__bytes_eq(const char *a, const char *b, size_t n)
         return ((x0 ^ y0) | (x1 ^ y1)) == 0;
     }
     return n == 0 || a[0] == b[0];
+}
+
+/* A key of at most 8 bytes as one word, zero after its end. */
+static inline uint64_t jdoc__key_word(const char *k, size_t n)
+{
+    uint64_t w = 0;
+    if (n)   /* k may be NULL for an empty key */
+        memcpy(&w, k, n < 8 ? n : 8);
+    return w;
+}
+/* Do the n <= 8 bytes at p (with 8 bytes readable there) equal the key
+ * whose word is kw? */
+static inline bool jdoc__word_eq(const char *p, size_t n, uint64_t kw)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    uint64_t keep = n >= 8 ? ~0ull : (1ull << (n * 8)) - 1;   /* little-endian: the first n bytes */
+    return ((w ^ kw) & keep) == 0;
 }
 
 /* Does the member key at entry k (an opening quote) equal step s? */

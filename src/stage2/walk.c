@@ -54,8 +54,9 @@ static jdoc_status scan_keys(const jdoc_doc *d, uint32_t o, uint32_t from, uint3
 {
     const uint8_t *tape = d->tape;
     const uint32_t *ix = d->index;
-    const char *json = d->json;
+    const char *json = d->json, *jend = json + d->len;
     const size_t klen = s->klen;
+    const uint64_t kw = s->kw;
     for (uint32_t i = from;;) {
         /* a key ('"', or ' ' when it holds a backslash) and a ':' */
         uint8_t kt = tape[i];
@@ -77,7 +78,8 @@ static jdoc_status scan_keys(const jdoc_doc *d, uint32_t o, uint32_t from, uint3
             q--;
         size_t rawlen = (size_t)(json + q - 1 - raw);
         if (JDOC_LIKELY(kt == '"')) {
-            if (rawlen == klen && jdoc__bytes_eq(raw, s->key, rawlen))
+            if (rawlen == klen && (rawlen <= 8 && raw + 8 <= jend ? jdoc__word_eq(raw, rawlen, kw)
+                                                                  : jdoc__bytes_eq(raw, s->key, rawlen)))
                 goto found;
             seen |= key_bit(rawlen, (uint8_t)raw[0]);
         } else {
@@ -307,6 +309,8 @@ void jdoc__plan_init(jdoc__plan *pl, const jdoc_path *const *paths, size_t n)
         uint8_t c = kl ? (uint8_t)p->steps[0].key[0] : 0;
         pl->klen[k] = kl;
         pl->k0[k] = c;
+        pl->key[k] = p->steps[0].key;
+        pl->kw[k] = p->steps[0].kw;
         pl->bucket[key_hash(kl, kl ? c : '"')] |= bit;
     }
     pl->rel = rel;
@@ -331,7 +335,7 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
     const uint32_t *klen = pl->klen;
     const uint8_t *k0 = pl->k0;
     const uint64_t *bucket = pl->bucket;
-    const char *json = d->json;
+    const char *json = d->json, *end = json + d->len;
     const uint32_t *ix = d->index;
     const uint8_t *tape = d->tape;
     uint32_t i = from.idx + 1;
@@ -356,11 +360,18 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
         uint64_t cand = esc ? pending : pending & bucket[key_hash(rawlen, r0)];
         for (uint64_t m = cand; m; m &= m - 1) {
             int k = __builtin_ctzll(m);
-            if (esc ? rawlen < klen[k] || (klen[k] && r0 != k0[k] && r0 != '\\') : rawlen != klen[k] || (klen[k] && r0 != k0[k]))
-                continue;
             const jdoc_path *p = paths[k];
-            if (!raw_key_eq(raw, rawlen, esc, &p->steps[0]))
+            if (JDOC_LIKELY(!esc)) {
+                /* a short key in one word when 8 bytes are readable there */
+                if (rawlen != klen[k])
+                    continue;
+                if (rawlen <= 8 && raw + 8 <= end ? !jdoc__word_eq(raw, rawlen, pl->kw[k])
+                                                   : !jdoc__bytes_eq(raw, pl->key[k], rawlen))
+                    continue;
+            } else if (rawlen < klen[k] || (klen[k] && r0 != k0[k] && r0 != '\\') ||
+                       !raw_key_eq(raw, rawlen, true, &p->steps[0])) {
                 continue;
+            }
             pending &= ~(1ull << k);
             uint32_t at = v;
             st[k] = p->n == 1 ? JDOC_OK : jdoc__walk(d, v, p->steps + 1, p->n - 1, &at);
