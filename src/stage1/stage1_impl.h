@@ -872,7 +872,7 @@ static inline uint64_t key_cands(const uint32_t *index, const char *json, uint32
  * byte: never a byte past n. */
 static bool JDOC_FN(colon_ws)(const uint8_t *json, size_t n)
 {
-    uint64_t hit = 0, c_ws = 0;
+    uint64_t c_ws = 0;
     size_t i = 0;
     for (; i + 64 <= n; i += 64) {
         vec v[NV];
@@ -884,9 +884,10 @@ static bool JDOC_FN(colon_ws)(const uint8_t *json, size_t n)
             return true;   /* pretty-printed: at the first ':' after whitespace */
         c_ws = ws >> 63;
     }
-    for (; i < n && !hit; i++)
-        hit = json[i] == ':' && i && json[i - 1] <= ' ';
-    return hit != 0;
+    for (; i < n; i++)
+        if (json[i] == ':' && i && json[i - 1] <= ' ')
+            return true;
+    return false;
 }
 #endif
 

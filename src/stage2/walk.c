@@ -16,13 +16,21 @@
 
 #define J(d, e) jdoc__ch((d), (e))
 
+/* Are the n bytes at raw (a key without a backslash; the document ends at
+ * end) those of key, whose first word is kw? One word when 8 bytes are
+ * readable there. */
+static inline bool plain_key_eq(const char *raw, size_t n, const char *end, uint64_t kw, const char *key)
+{
+    return n <= 8 && raw + 8 <= end ? jdoc__word_eq(raw, n, kw) : jdoc__bytes_eq(raw, key, n);
+}
+
 /* Does the raw key body raw[0..rawlen) decode to step s's key? Raw bytes
  * compare unless the document's key has a backslash (stage 1 marked it:
  * `escaped`). */
-static inline bool raw_key_eq(const char *raw, size_t rawlen, bool escaped, const jdoc_step *s)
+static inline bool raw_key_eq(const char *raw, size_t rawlen, const char *end, bool escaped, const jdoc_step *s)
 {
     if (JDOC_LIKELY(!escaped))
-        return rawlen == s->klen && jdoc__bytes_eq(raw, s->key, rawlen);
+        return rawlen == s->klen && plain_key_eq(raw, rawlen, end, s->kw, s->key);
     /* an escaped key decodes to at most as many bytes as it has */
     if (rawlen >= s->klen)
         return jdoc__str_equals(raw, rawlen, s->key, s->klen) == 1;
@@ -32,7 +40,7 @@ static inline bool raw_key_eq(const char *raw, size_t rawlen, bool escaped, cons
 bool jdoc__key_eq(const jdoc_doc *d, uint32_t k, const jdoc_step *s)
 {
     uint32_t b = d->index[k] + 1;
-    return raw_key_eq(d->json + b, jdoc__string_end(d, k) - b, jdoc__str_escaped(d, k), s);
+    return raw_key_eq(d->json + b, jdoc__string_end(d, k) - b, d->json + d->len, jdoc__str_escaped(d, k), s);
 }
 
 const uint8_t jdoc__vcls[256] = { ['{'] = VCLS_CONTAINER, ['['] = VCLS_CONTAINER, ['}'] = VCLS_BAD,
@@ -56,7 +64,6 @@ static jdoc_status scan_keys(const jdoc_doc *d, uint32_t o, uint32_t from, uint3
     const uint32_t *ix = d->index;
     const char *json = d->json, *jend = json + d->len;
     const size_t klen = s->klen;
-    const uint64_t kw = s->kw;
     for (uint32_t i = from;;) {
         /* a key ('"', or ' ' when it holds a backslash) and a ':' */
         uint8_t kt = tape[i];
@@ -78,12 +85,11 @@ static jdoc_status scan_keys(const jdoc_doc *d, uint32_t o, uint32_t from, uint3
             q--;
         size_t rawlen = (size_t)(json + q - 1 - raw);
         if (JDOC_LIKELY(kt == '"')) {
-            if (rawlen == klen && (rawlen <= 8 && raw + 8 <= jend ? jdoc__word_eq(raw, rawlen, kw)
-                                                                  : jdoc__bytes_eq(raw, s->key, rawlen)))
+            if (rawlen == klen && plain_key_eq(raw, rawlen, jend, s->kw, s->key))
                 goto found;
             seen |= key_bit(rawlen, (uint8_t)raw[0]);
         } else {
-            if (raw_key_eq(raw, rawlen, true, s))
+            if (raw_key_eq(raw, rawlen, jend, true, s))
                 goto found;
             seen = ~0u;
         }
@@ -361,17 +367,11 @@ static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n
         for (uint64_t m = cand; m; m &= m - 1) {
             int k = __builtin_ctzll(m);
             const jdoc_path *p = paths[k];
-            if (JDOC_LIKELY(!esc)) {
-                /* a short key in one word when 8 bytes are readable there */
-                if (rawlen != klen[k])
-                    continue;
-                if (rawlen <= 8 && raw + 8 <= end ? !jdoc__word_eq(raw, rawlen, pl->kw[k])
-                                                   : !jdoc__bytes_eq(raw, pl->key[k], rawlen))
-                    continue;
-            } else if (rawlen < klen[k] || (klen[k] && r0 != k0[k] && r0 != '\\') ||
-                       !raw_key_eq(raw, rawlen, true, &p->steps[0])) {
+            /* the plan's copy of the key: no walk through the path to it */
+            if (JDOC_LIKELY(!esc) ? rawlen != klen[k] || !plain_key_eq(raw, rawlen, end, pl->kw[k], pl->key[k])
+                                  : rawlen < klen[k] || (klen[k] && r0 != k0[k] && r0 != '\\') ||
+                                        !raw_key_eq(raw, rawlen, end, true, &p->steps[0]))
                 continue;
-            }
             pending &= ~(1ull << k);
             uint32_t at = v;
             st[k] = p->n == 1 ? JDOC_OK : jdoc__walk(d, v, p->steps + 1, p->n - 1, &at);
