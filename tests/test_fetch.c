@@ -384,6 +384,19 @@ Test(fetch, long_paths_and_keys)
     expect_raw(v, "42");
 }
 
+struct one_node {
+    int n;
+    jdoc_value v;
+};
+static int take_node(const jdoc_query_iter *it, jdoc_value v, void *ud)
+{
+    (void)it;
+    struct one_node *o = ud;
+    if (o->n++ == 0)
+        o->v = v;
+    return 0;
+}
+
 /* Answer: a key matches only itself: for keys of 1..40 bytes, a member
  * whose key differs in any one byte (first, middle, last; raw or escaped in
  * the document) comes first and is passed over, by jdoc_fetch, a compiled
@@ -430,7 +443,23 @@ Test(fetch, keys_differing_in_one_byte)
                 snprintf(path, sizeof path, "/%s", other);
                 cr_assert_eq(F(r, path, &v), JDOC_OK, "%s", json);
                 expect_raw(v, "1");
+                /* the same as a JSONPath name, compared bytewise */
+                char q[80];
+                snprintf(q, sizeof q, "$['%s']", key);
+                jdoc_query *jq = jdoc_query_compile(q, strlen(q), NULL, NULL);
+                cr_assert(jq, "%s", q);
+                struct one_node got = { 0 };
+                cr_expect_eq(jdoc_query_each(jq, r, take_node, &got), JDOC_OK);
+                cr_expect_eq(got.n, 1, "%s on %s: %d nodes", q, json, got.n);
+                expect_raw(got.v, "2");
+                jdoc_query_free(jq);
             }
+            /* the other key alone, at the document's end: fewer than 8
+             * bytes after a short key, so no word compare there */
+            snprintf(json, sizeof json, "{\"%s\":1}", other);
+            jdoc_value r = doc(json), v;
+            snprintf(path, sizeof path, "/%s", key);
+            cr_expect_eq(F(r, path, &v), JDOC_ERR_NOT_FOUND, "%s in %s", path, json);
         }
     }
 }
