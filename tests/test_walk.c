@@ -169,12 +169,18 @@ static void same_as_many(jdoc_value from, const jdoc_pathset *set, const jdoc_pa
 {
     jdoc_value a[80], b[80];
     jdoc_status ea[80], eb[80];
+    memset(a, 0xa5, sizeof a);   /* what is not found must be zeroed */
+    memset(b, 0x5a, sizeof b);
     size_t found = jdoc_pathset_fetch(from, set, a, ea);
-    jdoc_fetch_many(from, paths, n, b, eb);
+    jdoc_status first = jdoc_fetch_many(from, paths, n, b, eb), want_first = JDOC_OK;
     size_t nb = 0;
     for (size_t k = 0; k < n; k++) {
         jdoc_value c;   /* and as each path alone */
         jdoc_status ec = jdoc_fetch_path(from, paths[k], &c);
+        if (want_first == JDOC_OK)
+            want_first = ec;
+        if (ec != JDOC_OK)
+            cr_assert(!a[k].doc && !b[k].doc, "path %zu: %s, and a value", k, jdoc_status_str(ec));
         cr_assert_eq(ea[k], eb[k], "path %zu: %s / %s", k, jdoc_status_str(ea[k]), jdoc_status_str(eb[k]));
         cr_assert_eq(ea[k], ec, "path %zu: %s / %s alone", k, jdoc_status_str(ea[k]), jdoc_status_str(ec));
         cr_assert_eq(a[k].doc, b[k].doc, "path %zu", k);
@@ -184,6 +190,31 @@ static void same_as_many(jdoc_value from, const jdoc_pathset *set, const jdoc_pa
         nb += b[k].doc != NULL;
     }
     cr_assert_eq(found, nb);
+    cr_assert_eq(first, want_first, "%s, the first path's failure %s", jdoc_status_str(first),
+                 jdoc_status_str(want_first));
+}
+
+/* jdoc_fetch_many and jdoc_pathset_fetch report the first failure in path
+ * order, whatever the order of the members that decide it. */
+Test(walk, first_failure_in_path_order)
+{
+    jdoc_parser *p = jdoc_parser_new(NULL);
+    jdoc_doc *d;
+    const char *json = "{\"b\":1,\"a\":{\"x\":2}}";
+    cr_assert_eq(jdoc_parse(p, json, strlen(json), &d), JDOC_OK);
+    jdoc_path *miss = jdoc_path_compile("a/y", 3, JDOC_SYNTAX_OJ, NULL);
+    jdoc_path *hit = jdoc_path_compile("b", 1, JDOC_SYNTAX_OJ, NULL);
+    const jdoc_path *one[3] = { miss, hit, NULL }, *two[3] = { NULL, hit, miss };
+    jdoc_value v[3];
+    jdoc_status st[3];
+    cr_expect_eq(jdoc_fetch_many(jdoc_root(d), one, 3, v, st), JDOC_ERR_NOT_FOUND);
+    cr_expect(st[0] == JDOC_ERR_NOT_FOUND && st[1] == JDOC_OK && st[2] == JDOC_ERR_ARG);
+    cr_expect_eq(jdoc_fetch_many(jdoc_root(d), two, 3, v, NULL), JDOC_ERR_ARG);
+    cr_expect_eq(jdoc_fetch_many(jdoc_root(d), two + 1, 2, v, NULL), JDOC_ERR_NOT_FOUND);
+    cr_expect_eq(jdoc_fetch_many(jdoc_root(d), two + 1, 1, v, NULL), JDOC_OK);
+    jdoc_path_free(miss);
+    jdoc_path_free(hit);
+    jdoc_parser_free(p);
 }
 
 Test(walk, pathset_same_as_fetch_many)
@@ -194,7 +225,8 @@ Test(walk, pathset_same_as_fetch_many)
         "{\"Id\":\"root\",\"Names\":[\"/r\"],\"sub\":{\"Id\":\"s\",\"State\":\"up\"},\"list\":[{\"Id\":\"l\"}]}",
     };
     const char *base[] = { "Id", "Names/1", "State", "Labels/x", "Nope", "/1/Id", "/2/1", "", "1", "Id/x",
-                           "Labels", "State/1", "/Id", "/sub/Id", "sub/State", "/list/1/Id" };
+                           "Labels", "State/1", "/Id", "/sub/Id", "sub/State", "/list/1/Id", "Names/..",
+                           "Labels/..", "Names/1/../.." };
     size_t nbase = sizeof base / sizeof base[0];
     const char *exprs[70];
     for (size_t k = 0; k < 70; k++)

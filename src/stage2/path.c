@@ -247,11 +247,12 @@ size_t jdoc_pathset_fetch(jdoc_value from, const jdoc_pathset *set, jdoc_value *
 {
     if (!set || !out)
         return 0;
-    if (set->n <= 64)
-        jdoc__fetch_planned(from, (const jdoc_path *const *)set->paths, set->n, &set->plan, out, each);
-    else
-        jdoc_fetch_many(from, (const jdoc_path *const *)set->paths, set->n, out, each);
     size_t found = 0;
+    if (set->n <= 64) {
+        jdoc__fetch_planned(from, (const jdoc_path *const *)set->paths, set->n, &set->plan, out, each, &found);
+        return found;
+    }
+    jdoc_fetch_many(from, (const jdoc_path *const *)set->paths, set->n, out, each);
     for (size_t i = 0; i < set->n; i++)
         found += out[i].doc != NULL;
     return found;

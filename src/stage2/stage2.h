@@ -47,9 +47,10 @@ typedef struct jdoc__plan {
     const char *key[64];       /* the first step's key */
 } jdoc__plan;
 void jdoc__plan_init(jdoc__plan *pl, const jdoc_path *const *paths, size_t n);
-/* jdoc_fetch_many of at most 64 paths with their plan. */
+/* jdoc_fetch_many of at most 64 paths with their plan; *nfound (may be
+ * NULL) gets the number of paths found. */
 jdoc_status jdoc__fetch_planned(jdoc_value from, const jdoc_path *const *paths, size_t n, const jdoc__plan *pl,
-                                jdoc_value *out, jdoc_status *each);
+                                jdoc_value *out, jdoc_status *each, size_t *nfound);
 
 /* Compile into caller storage: steps[0..max_steps) and keybuf[0..keycap).
  * JDOC_ERR_NOMEM when they are too small (the caller then allocates). */

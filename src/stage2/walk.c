@@ -323,92 +323,128 @@ void jdoc__plan_init(jdoc__plan *pl, const jdoc_path *const *paths, size_t n)
     pl->abs = abs;
 }
 
-static void fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n, const jdoc__plan *pl,
-                        jdoc_value *out, jdoc_status *st)
+/* The rest of a path from the member value v its first step found. */
+static inline jdoc_status walk_rest(const jdoc_doc *d, uint32_t v, const jdoc_path *p, uint32_t *at)
+{
+    *at = v;
+    if (p->n == 1)
+        return JDOC_OK;
+    if (p->n == 2 && p->steps[1].kind != STEP_UP)   /* "Names/1", "Labels/x": one more step */
+        return step_into(d, v, &p->steps[1], at);
+    return jdoc__walk(d, v, p->steps + 1, p->n - 1, at);
+}
+
+/* out[k] and st[k] for each path; returns the set of paths found (bit k:
+ * st[k] == JDOC_OK, out[k] set; the others' out[k] are zero). */
+static uint64_t fetch_batch(jdoc_value from, const jdoc_path *const *paths, size_t n, const jdoc__plan *pl,
+                            jdoc_value *out, jdoc_status *st)
 {
     const jdoc_doc *d = from.doc;
+    const uint32_t gen = from.gen;
     bool object = J(d, from.idx) == '{';
+    uint64_t all = n >= 64 ? ~0ull : (1ull << n) - 1;
     uint64_t pending = object ? pl->rel | (from.idx == 0 ? pl->abs : 0) : 0;
-    for (size_t k = 0; k < n; k++) {
-        out[k] = (jdoc_value){ 0 };
-        if (pending >> k & 1)
-            st[k] = JDOC_ERR_NOT_FOUND;
+    uint64_t found = 0;
+    for (uint64_t m = all & ~pending; m; m &= m - 1) {   /* the paths resolved one by one */
+        int k = __builtin_ctzll(m);
+        if (paths[k])
+            st[k] = jdoc_fetch_path(from, paths[k], &out[k]);
         else
-            st[k] = paths[k] ? jdoc_fetch_path(from, paths[k], &out[k]) : JDOC_ERR_ARG;
+            st[k] = JDOC_ERR_ARG, out[k] = (jdoc_value){ 0 };
+        found |= (uint64_t)(st[k] == JDOC_OK) << k;
     }
     if (!pending)
-        return;
+        return found;
+    jdoc_status left = JDOC_ERR_NOT_FOUND;   /* for the paths still pending at the end */
     const uint32_t *klen = pl->klen;
-    const uint8_t *k0 = pl->k0;
     const uint64_t *bucket = pl->bucket;
     const char *json = d->json, *end = json + d->len;
     const uint32_t *ix = d->index;
     const uint8_t *tape = d->tape;
     uint32_t i = from.idx + 1;
     if (tape[i] == '}')
-        return;
+        goto done;
     for (;;) {
         /* a key ('"', or ' ' when it holds a backslash) and a ':' */
-        if (JDOC_UNLIKELY((tape[i] | 2) != '"' || tape[i + 1] != ':'))
+        uint8_t kt = tape[i];
+        if (JDOC_UNLIKELY((kt | 2) != '"' || tape[i + 1] != ':'))
             break;
         uint32_t v = i + 2, next = jdoc__skip(d, v);
         if (JDOC_UNLIKELY(next == UINT32_MAX))
             break;
         const char *raw = json + ix[i] + 1;
         uint32_t q = ix[i + 1];
-        while (json[q - 1] != '"')   /* the closing quote, before the ':' */
+        while (JDOC_UNLIKELY(json[q - 1] != '"'))   /* the closing quote, before the ':' */
             q--;
         size_t rawlen = (size_t)(json + q - 1 - raw);
         /* a key without a backslash is its bytes: only a step of its length
          * can be it; one with a backslash decodes to at most its length */
-        bool esc = tape[i] == ' ';
+        bool esc = kt == ' ';
         uint8_t r0 = (uint8_t)raw[0];
         uint64_t cand = esc ? pending : pending & bucket[key_hash(rawlen, r0)];
         for (uint64_t m = cand; m; m &= m - 1) {
             int k = __builtin_ctzll(m);
-            const jdoc_path *p = paths[k];
             /* the plan's copy of the key: no walk through the path to it */
             if (JDOC_LIKELY(!esc) ? rawlen != klen[k] || !plain_key_eq(raw, rawlen, end, pl->kw[k], pl->key[k])
-                                  : rawlen < klen[k] || (klen[k] && r0 != k0[k] && r0 != '\\') ||
-                                        !raw_key_eq(raw, rawlen, end, true, &p->steps[0]))
+                                  : rawlen < klen[k] || (klen[k] && r0 != pl->k0[k] && r0 != '\\') ||
+                                        !raw_key_eq(raw, rawlen, end, true, &paths[k]->steps[0]))
                 continue;
             pending &= ~(1ull << k);
-            uint32_t at = v;
-            st[k] = p->n == 1 ? JDOC_OK : jdoc__walk(d, v, p->steps + 1, p->n - 1, &at);
-            if (st[k] == JDOC_OK)
-                out[k] = jdoc__value(d, at);
+            uint32_t at;
+            if ((st[k] = walk_rest(d, v, paths[k], &at)) == JDOC_OK) {
+                out[k] = (jdoc_value){ d, at, gen };
+                found |= 1ull << k;
+            } else {
+                out[k] = (jdoc_value){ 0 };
+            }
         }
         char c = (char)tape[next];
         if (!pending || c == '}')
-            return;
+            goto done;
         if (c != ',')
             break;
         i = next + 1;
     }
-    for (uint64_t m = pending; m; m &= m - 1)   /* the object is malformed */
-        st[__builtin_ctzll(m)] = JDOC_ERR_SYNTAX;
+    left = JDOC_ERR_SYNTAX;   /* the object is malformed */
+done:
+    for (uint64_t m = pending; m; m &= m - 1) {
+        int k = __builtin_ctzll(m);
+        st[k] = left;
+        out[k] = (jdoc_value){ 0 };
+    }
+    return found;
 }
 
-jdoc_status jdoc__fetch_planned(jdoc_value from, const jdoc_path *const *paths, size_t n, const jdoc__plan *pl,
-                                jdoc_value *out, jdoc_status *each)
+/* fetch_batch into `each` (or a local array), and the first status that is
+ * not JDOC_OK; *found (may be NULL) gets the number of paths found. */
+static jdoc_status fetch_counted(jdoc_value from, const jdoc_path *const *paths, size_t n, const jdoc__plan *pl,
+                                 jdoc_value *out, jdoc_status *each, size_t *nfound)
 {
-    jdoc_status st[64];
-    if (jdoc__valid(from)) {
-        fetch_batch(from, paths, n, pl, out, st);
+    jdoc_status local[64], *st = each ? each : local;
+    uint64_t all = n >= 64 ? ~0ull : (1ull << n) - 1, found;
+    if (JDOC_LIKELY(jdoc__valid(from))) {
+        found = fetch_batch(from, paths, n, pl, out, st);
     } else {
         for (size_t k = 0; k < n; k++) {
             out[k] = (jdoc_value){ 0 };
             st[k] = JDOC_ERR_ARG;
         }
+        found = 0;
     }
-    jdoc_status first = JDOC_OK;
-    for (size_t k = 0; k < n; k++) {
-        if (each)
-            each[k] = st[k];
-        if (first == JDOC_OK)
-            first = st[k];
+    if (nfound) {   /* (no popcount instruction assumed here) */
+        size_t c = 0;
+        for (uint64_t m = found; m; m &= m - 1)
+            c++;
+        *nfound = c;
     }
-    return first;
+    uint64_t miss = all & ~found;
+    return miss ? st[__builtin_ctzll(miss)] : JDOC_OK;
+}
+
+jdoc_status jdoc__fetch_planned(jdoc_value from, const jdoc_path *const *paths, size_t n, const jdoc__plan *pl,
+                                jdoc_value *out, jdoc_status *each, size_t *nfound)
+{
+    return fetch_counted(from, paths, n, pl, out, each, nfound);
 }
 
 jdoc_status jdoc_fetch_many(jdoc_value from, const jdoc_path *const *paths, size_t n, jdoc_value *out,
@@ -421,7 +457,7 @@ jdoc_status jdoc_fetch_many(jdoc_value from, const jdoc_path *const *paths, size
         size_t m = n - base < 64 ? n - base : 64;
         jdoc__plan pl;
         jdoc__plan_init(&pl, paths + base, m);
-        jdoc_status r = jdoc__fetch_planned(from, paths + base, m, &pl, out + base, each ? each + base : NULL);
+        jdoc_status r = fetch_counted(from, paths + base, m, &pl, out + base, each ? each + base : NULL, NULL);
         if (first == JDOC_OK)
             first = r;
     }
