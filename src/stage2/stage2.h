@@ -65,13 +65,14 @@ jdoc_status jdoc__walk(const jdoc_doc *d, uint32_t from, const jdoc_step *steps,
  * entry at v cannot start a value. */
 enum { VCLS_ONE, VCLS_CONTAINER, VCLS_BAD };
 extern const uint8_t jdoc__vcls[256];   /* tape byte -> VCLS_*: { [ | } ] , : | the rest */
-static inline uint32_t jdoc__skip(const jdoc_doc *d, uint32_t v)
+static inline uint32_t jdoc__skip_in(const uint8_t *tape, const uint32_t *index, uint32_t v)
 {
-    uint8_t k = jdoc__vcls[d->tape[v]];
+    uint8_t k = jdoc__vcls[tape[v]];
     if (JDOC_LIKELY(k == VCLS_ONE))
         return v + 1;
-    return k == VCLS_CONTAINER ? jdoc__close(d, v) + 1 : UINT32_MAX;
+    return k == VCLS_CONTAINER ? index[v] + 1 : UINT32_MAX;   /* an opener's index is its closer */
 }
+static inline uint32_t jdoc__skip(const jdoc_doc *d, uint32_t v) { return jdoc__skip_in(d->tape, d->index, v); }
 
 /* The closing quote of the string whose opening quote is at byte b, given
  * the offset q of the entry after it: right before q unless whitespace is

@@ -369,7 +369,7 @@ static uint64_t fetch_batch(jdoc_value from, const jdoc_path *const *paths, size
         uint8_t kt = tape[i];
         if (JDOC_UNLIKELY((kt | 2) != '"' || tape[i + 1] != ':'))
             break;
-        uint32_t v = i + 2, next = jdoc__skip(d, v);
+        uint32_t v = i + 2, next = jdoc__skip_in(tape, ix, v);   /* (locals: the stores below may alias *d) */
         if (JDOC_UNLIKELY(next == UINT32_MAX))
             break;
         const char *raw = json + ix[i] + 1;
