@@ -416,7 +416,7 @@ done:
 }
 
 /* fetch_batch into `each` (or a local array), and the first status that is
- * not JDOC_OK; *found (may be NULL) gets the number of paths found. */
+ * not JDOC_OK; *nfound (may be NULL) gets the number of paths found. */
 static jdoc_status fetch_counted(jdoc_value from, const jdoc_path *const *paths, size_t n, const jdoc__plan *pl,
                                  jdoc_value *out, jdoc_status *each, size_t *nfound)
 {
