@@ -417,8 +417,8 @@ done:
 
 /* fetch_batch into `each` (or a local array), and the first status that is
  * not JDOC_OK; *nfound (may be NULL) gets the number of paths found. */
-static jdoc_status fetch_counted(jdoc_value from, const jdoc_path *const *paths, size_t n, const jdoc__plan *pl,
-                                 jdoc_value *out, jdoc_status *each, size_t *nfound)
+jdoc_status jdoc__fetch_planned(jdoc_value from, const jdoc_path *const *paths, size_t n, const jdoc__plan *pl,
+                                jdoc_value *out, jdoc_status *each, size_t *nfound)
 {
     jdoc_status local[64], *st = each ? each : local;
     uint64_t all = n >= 64 ? ~0ull : (1ull << n) - 1, found;
@@ -441,12 +441,6 @@ static jdoc_status fetch_counted(jdoc_value from, const jdoc_path *const *paths,
     return miss ? st[__builtin_ctzll(miss)] : JDOC_OK;
 }
 
-jdoc_status jdoc__fetch_planned(jdoc_value from, const jdoc_path *const *paths, size_t n, const jdoc__plan *pl,
-                                jdoc_value *out, jdoc_status *each, size_t *nfound)
-{
-    return fetch_counted(from, paths, n, pl, out, each, nfound);
-}
-
 jdoc_status jdoc_fetch_many(jdoc_value from, const jdoc_path *const *paths, size_t n, jdoc_value *out,
                             jdoc_status *each)
 {
@@ -457,7 +451,7 @@ jdoc_status jdoc_fetch_many(jdoc_value from, const jdoc_path *const *paths, size
         size_t m = n - base < 64 ? n - base : 64;
         jdoc__plan pl;
         jdoc__plan_init(&pl, paths + base, m);
-        jdoc_status r = fetch_counted(from, paths + base, m, &pl, out + base, each ? each + base : NULL, NULL);
+        jdoc_status r = jdoc__fetch_planned(from, paths + base, m, &pl, out + base, each ? each + base : NULL, NULL);
         if (first == JDOC_OK)
             first = r;
     }
