@@ -509,7 +509,7 @@ JDOC_API size_t jdoc_stream_line(const jdoc_parser *p);
  *  document or stream of the parser. The parser keeps a copy of only what it
  *  must (the document in progress at the end of a piece and at most 63 bytes
  *  not yet indexed): its memory is bounded by the longest document plus a
- *  1 MiB window, whatever the stream's length.
+ *  256 KiB window, whatever the stream's length.
  *
  *      jdoc_feed_begin(p);
  *      while ((n = read(fd, buf, sizeof buf)) > 0) {

@@ -90,7 +90,7 @@ struct jdoc_parser {
         size_t err_off;
         const char *err_msg;
         jdoc_s1 ks;          /* the kernel's state between windows and pieces */
-        size_t window;       /* bytes indexed at a time: 1 MiB (tests make it small) */
+        size_t window;       /* bytes indexed at a time: 256 KiB (tests make it small) */
         size_t chunk;        /* bytes per kernel call: small right after a kernel error */
         /* what was returned */
         size_t count;        /* documents returned, damaged ones included */
