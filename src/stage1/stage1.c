@@ -1100,7 +1100,7 @@ static jdoc_status append(jdoc_parser *p)
         if (nl && (before == '}' || before == ']') && 2 * (have + d + 1) >= t->doc_len)
             e = t->len + d + 1;
         else if (t->doc_len > have)
-            e = start + (t->doc_len < CHUNK ? t->doc_len : CHUNK);
+            e = t->doc_len - have < CHUNK ? start + t->doc_len : t->len + CHUNK;
         if (e > t->len) {
             size_t need = t->to + ((e - t->to + 63) & ~(size_t)63) - t->len;
             if (need > want)
