@@ -118,3 +118,38 @@ static inline uint64_t keys_eq(const uint32_t *index, uint32_t e, uint64_t keys,
     }
     return eq;
 }
+
+/* Leaf containers of a bracket-pass step (see match_run), matched at once.
+ * `land` holds their closing brackets among the step's brackets `m`; each
+ * one's opener is the bracket before it (pext, shift, pdep: in bracket
+ * order), and the k-th opener pairs with the k-th closer, so one compress
+ * of the closers' positions and one expand under the openers put each
+ * closer's position at its opener's:
+ *   tape   [ 1 , 2 ] , [ 3 , 4 ] , { " : 5 }
+ *   land   . . . . 1 . . . . . 1 . . . . . 1
+ *   lo     1 . . . . . 1 . . . . . 1 . . . .
+ *   q      4 . . . . . 10. . . . . 16. . . .     stored at e + o: e + q - rel
+ * widened 16 at a time and stored under the openers' mask (masked stores
+ * of the upper three quarters only when an opener lies past the first).
+ * canada's pass takes 0.46 of the scalar loop's time, marine_ik 0.76,
+ * citm 0.94 (AMD Zen 5). Returns the brackets matched. */
+#define JDOC_HAVE_LEAVES 1
+static inline __attribute__((always_inline)) uint64_t leaf_jumps(uint32_t *jump, uint32_t e, uint32_t rel,
+                                                               uint64_t m, uint64_t land)
+{
+    uint64_t lo = _pdep_u64(_pext_u64(land, m) >> 1, m);
+    __m512i iota = _mm512_load_si512((const void *)jdoc_avx512_iota);
+    __m512i q = _mm512_maskz_expand_epi8(lo, _mm512_maskz_compress_epi8(land, iota));
+    __m512i base = _mm512_set1_epi32((int)(e - rel));
+#define LEAF_STORE(j, x) \
+    _mm512_mask_storeu_epi32(jump + e + 16 * (j), (__mmask16)(lo >> 16 * (j)), \
+                             _mm512_add_epi32(base, _mm512_cvtepu8_epi32(x)))
+    LEAF_STORE(0, _mm512_castsi512_si128(q));
+    if (lo >> 16) {
+        LEAF_STORE(1, _mm512_extracti32x4_epi32(q, 1));
+        LEAF_STORE(2, _mm512_extracti32x4_epi32(q, 2));
+        LEAF_STORE(3, _mm512_extracti32x4_epi32(q, 3));
+    }
+#undef LEAF_STORE
+    return lo | land;
+}

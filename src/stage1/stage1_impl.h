@@ -643,6 +643,9 @@ static inline __attribute__((always_inline)) int JDOC_FN(match_run)(const uint8_
             uint64_t oc = op & blk_eq(v, '{');
             if (JDOC_UNLIKELY(land & (((oc << 1) + ~m) ^ blk_eq(v, '}'))))
                 return -1;
+#ifdef JDOC_HAVE_LEAVES
+            m &= ~leaf_jumps(jump, e, rel, m, land);
+#else
             uint64_t pairs = land;
             for (uint64_t w = land; w; w &= w - 1) {
                 uint32_t q = (uint32_t)ctz_nz(w);
@@ -651,6 +654,7 @@ static inline __attribute__((always_inline)) int JDOC_FN(match_run)(const uint8_
                 jump[e + o] = e + q - rel;
             }
             m &= ~pairs;
+#endif
         }
         while (m) {
             uint32_t i = e + (uint32_t)ctz_nz(m);
