@@ -286,7 +286,7 @@ static int ref_match_scalar(const uint8_t *tape, uint32_t *jump, uint32_t from, 
 
 
 static const jdoc_kernel ref_kernel_scalar = { JDOC_KERNEL_SCALAR, "ref-scalar", 0, ref_stage1_scalar,
-                                               ref_match_scalar, NULL, NULL, NULL, NULL, NULL };
+                                               ref_match_scalar, NULL, NULL, NULL, NULL, NULL, NULL };
 
 #undef REF_ONES
 #undef REF_HIGH

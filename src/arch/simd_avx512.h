@@ -133,11 +133,15 @@ static inline uint64_t keys_eq(const uint32_t *index, uint32_t e, uint64_t keys,
  * of the upper three quarters only when an opener lies past the first).
  * canada's pass takes 0.46 of the scalar loop's time, marine_ik 0.76,
  * citm 0.94 (AMD Zen 5). Returns the brackets matched. */
+/* For each bit of x (a subset of m), the bit of m right below it (BMI2). */
+#define JDOC_HAVE_PDEP 1
+static inline uint64_t bits_before(uint64_t m, uint64_t x) { return _pdep_u64(_pext_u64(x, m) >> 1, m); }
+
 #define JDOC_HAVE_LEAVES 1
 static inline __attribute__((always_inline)) uint64_t leaf_jumps(uint32_t *jump, uint32_t e, uint32_t rel,
                                                                uint64_t m, uint64_t land)
 {
-    uint64_t lo = _pdep_u64(_pext_u64(land, m) >> 1, m);
+    uint64_t lo = bits_before(m, land);
     __m512i iota = _mm512_load_si512((const void *)jdoc_avx512_iota);
     __m512i q = _mm512_maskz_expand_epi8(lo, _mm512_maskz_compress_epi8(land, iota));
     __m512i base = _mm512_set1_epi32((int)(e - rel));
@@ -154,9 +158,6 @@ static inline __attribute__((always_inline)) uint64_t leaf_jumps(uint32_t *jump,
     return lo | land;
 }
 
-/* For each bit of x (a subset of m), the bit of m right below it (BMI2). */
-#define JDOC_HAVE_PDEP 1
-static inline uint64_t bits_before(uint64_t m, uint64_t x) { return _pdep_u64(_pext_u64(x, m) >> 1, m); }
 
 /* Some ':' of p[0..256) right after whitespace (p[-1] readable): each
  * block against the bytes one before it (an unaligned load, no carry from

@@ -597,6 +597,14 @@ static int JDOC_FN(match_exact)(const uint8_t *tape, uint32_t *jump, uint32_t fr
     return JDOC_MATCH_UNCLOSED;
 }
 
+/* For each bit of x (a subset of m), the next bit of m above it, once
+ * the sum is masked by m (or by a subset of m): x << 1 added to ~m carries
+ * up through the bits of ~m onto the next one of m.
+ *   m                 1 . 1 1 . . 1 .
+ *   x                 1 . . 1 . . . .
+ *   carry_up(m, x)&m  . . 1 . . . 1 . */
+static inline uint64_t carry_up(uint64_t m, uint64_t x) { return (x << 1) + ~m; }
+
 /* match's loop from the state (*top, *depth); -1 when the plain loop must
  * say what is wrong.
  *
@@ -609,7 +617,7 @@ static int JDOC_FN(match_exact)(const uint8_t *tape, uint32_t *jump, uint32_t fr
  *     tape   {  "  :  [  ]  ,  "  :  {  "  :  1  }  }
  *     B      1  .  .  1  1  .  .  .  1  .  .  .  1  1
  *     O      1  .  .  1  .  .  .  .  1  .  .  .  .  .
- *     land   .  .  .  1  1  .  .  .  .  .  .  .  1  .    ((O << 1) + ~B) & B
+ *     land   .  .  .  1  1  .  .  .  .  .  .  .  1  .    carry_up(B, O) & B
  *
  * and land & ~O are the closers right after their opener ("[]" and the
  * inner "{...}"); each one's opener is the highest bracket below it. The
@@ -637,11 +645,11 @@ static inline __attribute__((always_inline)) int JDOC_FN(match_run)(const uint8_
         uint64_t op = blk_eq(f, '{') & keep, m = (blk_eq(f, '}') & keep) | op;
         if (!m)
             continue;
-        uint64_t land = ((op << 1) + ~m) & m & ~op;
+        uint64_t land = carry_up(m, op) & m & ~op;
         if (land && JDOC_LIKELY((uint32_t)__builtin_popcountll(op) <= max_depth - depth &&
                                 (uint32_t)__builtin_popcountll(m & ~(op | land)) < depth)) {
             uint64_t oc = op & blk_eq(v, '{');
-            if (JDOC_UNLIKELY(land & (((oc << 1) + ~m) ^ blk_eq(v, '}'))))
+            if (JDOC_UNLIKELY(land & (carry_up(m, oc) ^ blk_eq(v, '}'))))
                 return -1;
 #ifdef JDOC_HAVE_LEAVES
             m &= ~leaf_jumps(jump, e, rel, m, land);
@@ -990,9 +998,9 @@ static int JDOC_FN(keys)(jdoc_kscan *k)
 #ifdef JDOC_HAVE_PDEP
             /* the step's leaf containers need no level: a leaf's closer
              * gets its opener's ':' bit by the carry of match_run */
-            uint64_t ob = op & br, land = ((ob << 1) + ~br) & br & ~ob;
+            uint64_t ob = op & br, land = carry_up(br, ob) & br & ~ob;
             if (land) {
-                m_cl |= (((ob & p_co) << 1) + ~br) & land;
+                m_cl |= carry_up(br, ob & p_co) & land;
                 br &= ~(land | bits_before(br, land));
             }
 #endif

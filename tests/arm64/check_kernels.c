@@ -201,7 +201,7 @@ int main(void)
         corpus(ps, pk, CORPUS "/conformance/jsonchecker");
         pairs_count pc = { 0 };
         check(pairs_corpus_and_random(pk->k, pk, CORPUS "/docker", &pc), "pair check and depth scan against the references", pc.why);
-        char why[300] = "";
+        char why[512] = "";
         check(elems_generated(ps, pk, why, sizeof why), "array indices against the scalar kernel", why);
         check(elems_canada(ps, pk, why, sizeof why), "canada.json indices against the scalar kernel", why);
         check(keys_generated(ps, pk, why, sizeof why), "descendant names against the scalar kernel", why);
