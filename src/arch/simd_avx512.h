@@ -119,6 +119,10 @@ static inline uint64_t keys_eq(const uint32_t *index, uint32_t e, uint64_t keys,
     return eq;
 }
 
+/* For each bit of x (a subset of m), the bit of m right below it (BMI2). */
+#define JDOC_HAVE_PDEP 1
+static inline uint64_t bits_before(uint64_t m, uint64_t x) { return _pdep_u64(_pext_u64(x, m) >> 1, m); }
+
 /* Leaf containers of a bracket-pass step (see match_run), matched at once.
  * `land` holds their closing brackets among the step's brackets `m`; each
  * one's opener is the bracket before it (pext, shift, pdep: in bracket
@@ -133,10 +137,6 @@ static inline uint64_t keys_eq(const uint32_t *index, uint32_t e, uint64_t keys,
  * of the upper three quarters only when an opener lies past the first).
  * canada's pass takes 0.46 of the scalar loop's time, marine_ik 0.76,
  * citm 0.94 (AMD Zen 5). Returns the brackets matched. */
-/* For each bit of x (a subset of m), the bit of m right below it (BMI2). */
-#define JDOC_HAVE_PDEP 1
-static inline uint64_t bits_before(uint64_t m, uint64_t x) { return _pdep_u64(_pext_u64(x, m) >> 1, m); }
-
 #define JDOC_HAVE_LEAVES 1
 static inline __attribute__((always_inline)) uint64_t leaf_jumps(uint32_t *jump, uint32_t e, uint32_t rel,
                                                                uint64_t m, uint64_t land)
@@ -157,7 +157,6 @@ static inline __attribute__((always_inline)) uint64_t leaf_jumps(uint32_t *jump,
 #undef LEAF_STORE
     return lo | land;
 }
-
 
 /* Some ':' of p[0..256) right after whitespace (p[-1] readable): each
  * block against the bytes one before it (an unaligned load, no carry from
