@@ -31,8 +31,25 @@ seeds() {
         grep -v 'PROVENANCE' | sort
 }
 
+# What failed, in a few lines for the end of the run (CI shows only its tail): the
+# first report line and, when the crash input minimizes to a few hundred bytes, the
+# input in base64.
+brief() { # target log art
+    grep -m1 -E 'check failed|ERROR: |runtime error|deadly signal|out-of-memory|leak' "$2" | cut -c1-300
+    grep -m1 -A1 'check failed' "$2" | tail -n 1 | cut -c1-400
+    local crash
+    crash=$(find "$3" -maxdepth 1 -type f ! -name 'minimized-*' | head -n 1)
+    [ -n "$crash" ] || return 0
+    "$out/$1" -minimize_crash=1 -max_total_time=60 -exact_artifact_path="$3minimized-input" "$crash" >/dev/null 2>&1
+    [ -s "$3minimized-input" ] && crash=$3minimized-input
+    echo "input ($(wc -c <"$crash") bytes, $crash)"
+    [ "$(wc -c <"$crash")" -le 600 ] && base64 -w0 "$crash" && echo
+    return 0
+}
+
 failed=0
 summary=()
+details=()
 for t in "$@"; do
     bin=$out/$t
     corpus=$out/corpus/$t
@@ -48,6 +65,7 @@ for t in "$@"; do
             echo "== $t: a regression input fails:"
             tail -40 "$log.regress"
             status="REGRESSION FAILED"
+            details+=("== $t:" "$(grep -m1 -E 'check failed|ERROR: |runtime error' "$log.regress" | cut -c1-300)")
         fi
     fi
 
@@ -70,6 +88,7 @@ for t in "$@"; do
             echo "== $t: fuzzing failed (exit $rc); the input is in $art:"
             grep -v '^#' "$log" | tail -60
             status="CRASH (exit $rc)"
+            details+=("== $t:" "$(brief "$t" "$log" "$art")")
         fi
     fi
     [ "$status" = ok ] || failed=$((failed + 1))
@@ -84,5 +103,6 @@ done
 
 echo "== fuzz-smoke summary (logs in $out/logs)"
 printf '%s\n' "${summary[@]}"
+((${#details[@]})) && printf '%s\n' "${details[@]}"
 echo "fuzz-smoke: $(($# - failed)) passed, $failed failed"
 [ $failed = 0 ]
