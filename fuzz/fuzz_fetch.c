@@ -162,16 +162,20 @@ static bool oj_expressible(const char *path, size_t len)
 {
     if (strlen(path) != len)
         return false;
-    for (size_t i = 0; i + 1 < len; i++) {
+    for (size_t i = 0; i < len; i++) {
         if (path[i] == '\\') {
-            i++;
+            i++; /* the escaped character, whatever it is */
             continue;
         }
-        if (path[i] == '/' && (path[i + 1] == '/' || (path[i + 1] == '.' && i + 2 < len && path[i + 2] == '.' &&
-                                                      (i + 3 == len || path[i + 3] == '/'))))
+        if (path[i] != '/')
+            continue;
+        /* after an unescaped '/': an empty key ("//", or a trailing '/',
+         * which Oj paths ignore) or a ".." step cannot be written */
+        if ((i + 1 == len && i > 0) || path[i + 1] == '/' ||
+            (path[i + 1] == '.' && i + 2 < len && path[i + 2] == '.' && (i + 3 == len || path[i + 3] == '/')))
             return false;
     }
-    return len <= 1 || path[len - 1] != '/' || (len >= 2 && path[len - 2] == '\\');
+    return true;
 }
 
 typedef struct key {
