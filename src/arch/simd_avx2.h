@@ -59,6 +59,4 @@ typedef __m128i tape8;
 #define t8_put(t, b, i) _mm_insert_epi8((t), (b), (i))
 #define t8_store(p, t) _mm_storel_epi64((__m128i *)(void *)(p), (t))
 
-/* For each bit of x (a subset of m), the bit of m right below it (BMI2). */
-#define JDOC_HAVE_PDEP 1
-static inline uint64_t bits_before(uint64_t m, uint64_t x) { return _pdep_u64(_pext_u64(x, m) >> 1, m); }
+#include "bmi2.h"
