@@ -381,3 +381,60 @@ Test(stream, bad_utf8_token_at_a_window_end)
         jdoc_parser_free(pk);
     }
 }
+
+/* A byte that cannot be UTF-8 (FF) as the entry that shows a document
+ * damaged, at every place against small indexing windows: a SIMD kernel
+ * writes an entry for it (a scalar after a string, or a string's quote before
+ * it) and sees the bad byte only with the next block, where the scalar kernel
+ * stops at it. The damage found from such an entry is not the scalar kernel's
+ * answer; every kernel reports the same status, offset and message (found by
+ * fuzz_kernels: a ':' inside an array before the byte, a bare byte root). */
+Test(stream, entry_at_a_bad_byte_at_a_window_end)
+{
+    static const char *const lines[] = {
+        "[\"k\": false,\n  \"Dead\": false,\n  \"At\"\xff: 1]\n",   /* ':' in an array, then a scalar at FF */
+        "\\\"\xff\xff\xff\xff 0]\n",                              /* a bare '\' root, then a string of FF */
+        "{\"a\": 1 \"b\"\xff}\n",                                  /* a missing ',' found at FF's entry */
+        "[1, 2]\xff\n",
+    };
+    char buf[512];
+    for (int kid = JDOC_KERNEL_SSE42; kid < JDOC_KERNEL_COUNT; kid++) {
+        if (!jdoc_kernel_supported((jdoc_kernel_id)kid))
+            continue;
+        jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR), *pk = tu_parser((jdoc_kernel_id)kid);
+        for (size_t li = 0; li < sizeof lines / sizeof *lines; li++)
+            for (size_t window = 64; window <= 256; window *= 2)
+                for (size_t lead = 0; lead < 140; lead++) {
+                    memset(buf, ' ', lead);
+                    size_t n = lead + (size_t)snprintf(buf + lead, sizeof buf - lead, "%s[2]\n3\n", lines[li]);
+                    jdoc_parser *ps_pk[2] = { ps, pk };
+                    jdoc_status sts[2][8];
+                    size_t offs[2][8], cnt[2];
+                    const char *msgs[2][8];
+                    for (int w = 0; w < 2; w++) {
+                        jdoc_parser *p = ps_pk[w];
+                        p->st.window = window;
+                        cr_assert_eq(jdoc_stream_begin(p, buf, n), JDOC_OK);
+                        jdoc_doc *d;
+                        jdoc_status st;
+                        cnt[w] = 0;
+                        while (cnt[w] < 8 && jdoc_stream_next(p, &d, &st)) {
+                            sts[w][cnt[w]] = st;
+                            msgs[w][cnt[w]] = st == JDOC_OK ? "" : jdoc_last_error(p)->message;
+                            offs[w][cnt[w]++] = st == JDOC_OK ? jdoc_stream_offset(p) : jdoc_last_error(p)->offset;
+                        }
+                    }
+                    cr_assert_eq(cnt[0], cnt[1], "%s line %zu window %zu lead %zu: %zu documents, scalar %zu",
+                                 pk->k->name, li, window, lead, cnt[1], cnt[0]);
+                    cr_assert_geq(cnt[0], 3, "line %zu lead %zu: the documents after the damaged line", li, lead);
+                    for (size_t i = 0; i < cnt[0]; i++)
+                        cr_assert(sts[0][i] == sts[1][i] && offs[0][i] == offs[1][i] &&
+                                      strcmp(msgs[0][i], msgs[1][i]) == 0,
+                                  "%s line %zu window %zu lead %zu document %zu: %s at %zu (%s), scalar %s at %zu (%s)",
+                                  pk->k->name, li, window, lead, i + 1, jdoc_status_str(sts[1][i]), offs[1][i],
+                                  msgs[1][i], jdoc_status_str(sts[0][i]), offs[0][i], msgs[0][i]);
+                }
+        jdoc_parser_free(ps);
+        jdoc_parser_free(pk);
+    }
+}

@@ -883,12 +883,31 @@ static size_t token_end(const char *b, size_t at, size_t lim)
     return at;
 }
 
+/* The entries the documents may be read from. A SIMD kernel whose indexed
+ * bytes end in what may start a UTF-8 sequence sees whether it is one only
+ * in the next block, and may have written entries at it (a scalar at an FF,
+ * a quote before one) where the scalar kernel stops with the error: the
+ * entries in the last 3 bytes wait for that block.
+ *   bytes   ... " A t " FF | (next block)
+ *   entries     "       x  <- left out until the next block is indexed */
+static uint32_t usable(const jdoc_parser *p)
+{
+    const struct jdoc_stream_state *t = &p->st;
+    if (t->tent)
+        return t->tn;
+    uint32_t n = t->ks.n;
+    if (t->ks.utf8_inc && !t->ended && t->err == JDOC_OK)
+        while (n > t->next && entry_off(p, t->buf, n - 1) + 3 >= t->to)
+            n--;
+    return n;
+}
+
 /* The next document from the entries: 1 when one is returned (whole or
  * damaged), 0 when it needs bytes that have not arrived. */
 static int next_doc(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
 {
     struct jdoc_stream_state *t = &p->st;
-    uint32_t n = t->tent ? t->tn : t->ks.n;
+    uint32_t n = usable(p);
     bool done = t->ended;
     size_t eof = t->err != JDOC_OK ? t->err_off : t->tent ? t->len : t->to;
     const char *b = t->buf;
@@ -1267,8 +1286,7 @@ bool jdoc_stream_next(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
             }
             t->skip_from = t->len;
         } else {
-            uint32_t n = t->tent ? t->tn : t->ks.n;
-            if (t->next < n) {
+            if (t->next < usable(p)) {
                 if (next_doc(p, doc, st))
                     return true;
             } else if (t->err != JDOC_OK) {
