@@ -48,7 +48,10 @@ jdoc_type jdoc_typeof(jdoc_value v)
 {
     if (!valid(v))
         return JDOC_INVALID;
-    char c = *at(v);
+    char c = jdoc__ch(v.doc, v.idx);   /* a bracket's offset costs a walk over the brackets after it */
+    if (c == '{' || c == '[')
+        return c == '{' ? JDOC_OBJECT : JDOC_ARRAY;
+    c = *at(v);
     switch (c) {
     case '{': return JDOC_OBJECT;
     case '[': return JDOC_ARRAY;
