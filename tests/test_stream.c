@@ -396,6 +396,9 @@ Test(stream, entry_at_a_bad_byte_at_a_window_end)
         "\\\"\xff\xff\xff\xff 0]\n",                              /* a bare '\' root, then a string of FF */
         "{\"a\": 1 \"b\"\xff}\n",                                  /* a missing ',' found at FF's entry */
         "[1, 2]\xff\n",
+        "[1, 2, \xf0\x9f\x98 3]\n",   /* a scalar at a 4-byte lead cut short: its entry 3 bytes before a window end */
+        "[\"k\"\xe0\xa4: 1]\n",        /* a 3-byte lead cut short after a key */
+        "[1, 2 \xf0\x9f\x98 3]\n",    /* a missing ',' found at the entry of a cut 4-byte lead */
     };
     char buf[512];
     for (int kid = JDOC_KERNEL_SSE42; kid < JDOC_KERNEL_COUNT; kid++) {
