@@ -37,6 +37,28 @@ static bool lines_generated(const jdoc_kernel *k, char *why, size_t cap)
         }
     }
     munmap(m, (size_t)pg * 2);
+    /* long runs, all newlines or random: counts per byte lane wrap at 256,
+     * so a round of 255 blocks is the most before they are summed */
+    static const size_t longs[] = { 254 * 64, 255 * 64, 255 * 64 + 1, 256 * 64, 256 * 64 + 63, 3 * 255 * 64 + 130 };
+    size_t pages = (3 * 255 * 64 + 130 + (size_t)pg - 1) / (size_t)pg + 1;
+    m = mmap(NULL, (size_t)pg * pages, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED || mprotect(m + (pages - 1) * (size_t)pg, (size_t)pg, PROT_NONE) != 0) {
+        snprintf(why, cap, "mmap");
+        return false;
+    }
+    for (size_t j = 0; j < 2 * sizeof longs / sizeof longs[0] && ok; j++) {
+        size_t len = longs[j / 2];
+        uint8_t *in = m + (pages - 1) * (size_t)pg - len;
+        for (size_t i = 0; i < len; i++)
+            in[i] = j % 2 == 0 ? '\n' : bytes[tu_rand(&seed) % sizeof bytes];
+        size_t got = k->lines(in, len), want = jdoc__lines_ref((const char *)in, len);
+        if (got != want) {
+            snprintf(why, cap, "%s: %zu bytes (%s): %zu newlines, memchr %zu", k->name, len,
+                     j % 2 == 0 ? "all newlines" : "random", got, want);
+            ok = false;
+        }
+    }
+    munmap(m, (size_t)pg * pages);
     return ok;
 }
 

@@ -18,6 +18,14 @@ static inline vec v_table(const uint8_t t[16]) { return _mm256_broadcastsi128_si
 static inline bool v_any(vec a) { return !_mm256_testz_si256(a, a); }
 /* alignr works within 128-bit lanes: first build [prev.hi, cur.lo] */
 #define v_prev(cur, prev, N) _mm256_alignr_epi8((cur), _mm256_permute2x128_si256((prev), (cur), 0x21), 16 - (N))
+static inline vec v_zero(void) { return _mm256_setzero_si256(); }
+static inline vec v_count_eq(vec acc, vec v, uint8_t c) { return _mm256_add_epi8(acc, _mm256_cmpeq_epi8(v, v_splat(c))); }
+static inline uint64_t v_count_sum(vec acc)
+{
+    __m256i s = _mm256_sad_epu8(_mm256_sub_epi8(_mm256_setzero_si256(), acc), _mm256_setzero_si256());
+    __m128i t = _mm_add_epi64(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    return (uint64_t)_mm_cvtsi128_si64(t) + (uint64_t)_mm_extract_epi64(t, 1);
+}
 
 static inline uint64_t blk_mask(vec a, vec b)
 {

@@ -18,6 +18,9 @@ static inline vec v_subs(vec a, vec b) { return vqsubq_u8(a, b); }
 static inline vec v_table(const uint8_t t[16]) { return vld1q_u8(t); }
 static inline bool v_any(vec a) { return vmaxvq_u8(a) != 0; }
 #define v_prev(cur, prev, N) vextq_u8((prev), (cur), 16 - (N))
+static inline vec v_zero(void) { return vdupq_n_u8(0); }
+static inline vec v_count_eq(vec acc, vec v, uint8_t c) { return vaddq_u8(acc, vceqq_u8(v, vdupq_n_u8(c))); }
+static inline uint64_t v_count_sum(vec acc) { return vaddlvq_u8(vsubq_u8(vdupq_n_u8(0), acc)); }
 
 /* 64 comparison results (0x00/0xFF bytes) to a 64-bit mask: keep one
  * distinct bit per byte position mod 8, then add neighbours pairwise until

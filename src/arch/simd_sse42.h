@@ -17,6 +17,13 @@ static inline vec v_subs(vec a, vec b) { return _mm_subs_epu8(a, b); }
 static inline vec v_table(const uint8_t t[16]) { return _mm_loadu_si128((const __m128i *)t); }
 static inline bool v_any(vec a) { return !_mm_testz_si128(a, a); }
 #define v_prev(cur, prev, N) _mm_alignr_epi8((cur), (prev), 16 - (N))
+static inline vec v_zero(void) { return _mm_setzero_si128(); }
+static inline vec v_count_eq(vec acc, vec v, uint8_t c) { return _mm_add_epi8(acc, _mm_cmpeq_epi8(v, v_splat(c))); }
+static inline uint64_t v_count_sum(vec acc)
+{
+    __m128i s = _mm_sad_epu8(_mm_sub_epi8(_mm_setzero_si128(), acc), _mm_setzero_si128());
+    return (uint64_t)_mm_cvtsi128_si64(s) + (uint64_t)_mm_extract_epi64(s, 1);
+}
 
 static inline uint64_t blk_mask(vec a, vec b, vec c, vec d)
 {

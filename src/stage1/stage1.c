@@ -1074,6 +1074,8 @@ static void back_in_place(jdoc_parser *p)
         lines_upto(p, q);
     }
     size_t c_at = t->c_at;
+    if (!t->skip)
+        compact(p);   /* the entries still needed at the front, while buf is carry */
     drop_tent(p);
     t->buf = t->in;
     t->len = t->in_len;
@@ -1084,18 +1086,24 @@ static void back_in_place(jdoc_parser *p)
         t->to = t->run = 0;
         t->ks.n = t->next = 0;
         sentinel(p, 0, 0);
-    } else if (t->next >= n) {
-        /* nothing in progress: the kernel's state goes on in the piece */
-        t->to -= c_at;
-        t->run = t->to;
-        t->ks.n = t->next = 0;
-        t->ks.string_start = 0;
-        t->ks.seq_start = 0;
-        sentinel(p, 0, t->to);
-    } else {
-        /* a document starts in the piece: index it there from its start */
-        run_start(p, q - c_at);
+        return;
     }
+    /* The kernel's state goes on in the piece, and the entries made in
+     * carry of a document starting in the piece move with it: their
+     * offsets, all at or after c_at, become offsets in the piece (an
+     * opening bracket's entry that holds a jump of a bracket pass instead
+     * is written again by the pass that ends the document; its offset is
+     * read from the entries after it). Nothing is indexed twice.
+     *   carry  [ ...done... | c_at: piece bytes copied ... to )
+     *   piece              [ 0 ....................... to - c_at ... len ) */
+    uint32_t *ix = p->index, d = (uint32_t)c_at;
+    for (uint32_t e = 0; e < t->ks.n; e++)
+        ix[e] -= d;
+    t->to -= c_at;
+    t->run = q - c_at;
+    t->ks.string_start = t->ks.string_start >= c_at ? t->ks.string_start - (uint32_t)c_at : 0;
+    t->ks.seq_start = t->ks.seq_start >= c_at ? t->ks.seq_start - c_at : 0;
+    sentinel(p, t->ks.n, t->to);
 }
 
 /* Copy more of the piece after carry. */
@@ -1276,6 +1284,12 @@ bool jdoc_stream_next(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
     p->scratch_len = 0;
     *doc = NULL;
     *st = JDOC_OK;
+    if (t->in_carry && t->in && t->in_pos < t->in_len && !t->skip) {
+        /* a document returned from carry: the next one may start in the piece, and is read there */
+        back_in_place(p);
+        if (!t->in_carry && index_more(p) != JDOC_OK)
+            goto nomem;
+    }
     for (;;) {
         if (t->skip) {
             const char *q = t->skip_from < t->len ? memchr(t->buf + t->skip_from, '\n', t->len - t->skip_from) : NULL;

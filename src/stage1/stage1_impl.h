@@ -10,6 +10,9 @@
  *   v_subs(a, b)                     unsigned saturating a - b per byte
  *   v_prev(cur, prev, N)             bytes N positions back, across the register boundary
  *   v_any(v)                         some byte is nonzero
+ *   v_zero() v_count_eq(acc, v, c)   a count per byte lane of where v == c (mod 256;
+ *   v_count_sum(acc)                 kept as minus the count: the add takes acc's register)
+ *                                    and the sum of those counts
  *   v_table(t[16])                   a 16-byte table in every 128-bit lane
  *   v_lookup_lo(table, v)            table[v & 15] for v < 0x80; for v >= 0x80, 0 or
  *                                    table[v & 15] (the tables' bytes are < 0x80)
@@ -1022,18 +1025,29 @@ static int JDOC_FN(keys)(jdoc_kscan *k)
     return 0;
 }
 
-/* The newlines of b[0..n) (see jdoc_lines_fn), 64 bytes a step; the last
- * ones by the block that ends at b + n (its top n - i bits), or, under 64
- * bytes in all, copied into a block of spaces. */
+/* The newlines of b[0..n) (see jdoc_lines_fn), 64 bytes a step, counted
+ * per byte lane (a lane's count is 1 a step at most: 255 steps a round);
+ * the last ones by the block that ends at b + n (its top n - i bits), or,
+ * under 64 bytes in all, copied into a block of spaces. */
 static size_t JDOC_FN(lines)(const uint8_t *b, size_t n)
 {
     size_t c = 0, i = 0;
     vec v[NV];
-    for (; i + 64 <= n; i += 64) {
+    while (n - i >= 64) {
+        size_t stop = n - i >= 255 * 64 ? i + 255 * 64 : i + ((n - i) & ~(size_t)63);
+        vec acc[NV];
 #pragma GCC unroll 4
         for (int k = 0; k < NV; k++)
-            v[k] = v_load(b + i + (size_t)k * VEC_BYTES);
-        c += (size_t)__builtin_popcountll(blk_eq(v, '\n'));
+            acc[k] = v_zero();
+        do {
+#pragma GCC unroll 4
+            for (int k = 0; k < NV; k++)
+                acc[k] = v_count_eq(acc[k], v_load(b + i + (size_t)k * VEC_BYTES), '\n');
+            i += 64;
+        } while (i < stop);
+#pragma GCC unroll 4
+        for (int k = 0; k < NV; k++)
+            c += v_count_sum(acc[k]);
     }
     if (i < n && n >= 64) {
 #pragma GCC unroll 4
