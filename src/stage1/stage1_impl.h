@@ -10,9 +10,8 @@
  *   v_subs(a, b)                     unsigned saturating a - b per byte
  *   v_prev(cur, prev, N)             bytes N positions back, across the register boundary
  *   v_any(v)                         some byte is nonzero
- *   v_zero() v_count_eq(acc, v, c)   a count per byte lane of where v == c (mod 256;
- *   v_count_sum(acc)                 kept as minus the count: the add takes acc's register)
- *                                    and the sum of those counts
+ *   v_zero() v_count_eq(acc, v, c)   a count per byte lane of where v == c (mod 256, in
+ *   v_count_sum(acc)                 a form of the arch's choosing) and the sum of those counts
  *   v_table(t[16])                   a 16-byte table in every 128-bit lane
  *   v_lookup_lo(table, v)            table[v & 15] for v < 0x80; for v >= 0x80, 0 or
  *                                    table[v & 15] (the tables' bytes are < 0x80)
@@ -1039,12 +1038,20 @@ static size_t JDOC_FN(lines)(const uint8_t *b, size_t n)
 #pragma GCC unroll 4
         for (int k = 0; k < NV; k++)
             acc[k] = v_zero();
-        do {
+        for (; i + 128 <= stop; i += 128) {   /* two blocks a step: the adds' chains in place */
+#pragma GCC unroll 4
+            for (int k = 0; k < NV; k++)
+                acc[k] = v_count_eq(acc[k], v_load(b + i + (size_t)k * VEC_BYTES), '\n');
+#pragma GCC unroll 4
+            for (int k = 0; k < NV; k++)
+                acc[k] = v_count_eq(acc[k], v_load(b + i + 64 + (size_t)k * VEC_BYTES), '\n');
+        }
+        if (i < stop) {
 #pragma GCC unroll 4
             for (int k = 0; k < NV; k++)
                 acc[k] = v_count_eq(acc[k], v_load(b + i + (size_t)k * VEC_BYTES), '\n');
             i += 64;
-        } while (i < stop);
+        }
 #pragma GCC unroll 4
         for (int k = 0; k < NV; k++)
             c += v_count_sum(acc[k]);
