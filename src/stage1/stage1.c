@@ -341,8 +341,9 @@ static uint32_t entry_off(const jdoc_parser *p, const char *json, uint32_t e)
  * is never copied, and each byte is indexed once, except: the last 63 bytes
  * of a piece are indexed for a look (by the scalar kernel, on a copy of the
  * state) so that a document ending there comes out without waiting for the
- * next piece, and when indexing moves back from carry to a piece, the part
- * of the next document already indexed in carry is indexed again.
+ * next piece. When indexing moves back from carry to a piece, the entries
+ * of the next document made in carry are rebased onto the piece and the
+ * kernel's state goes on there.
  *
  * A whole container document goes through the kernel's bracket pass (which
  * records its jump table) and a check that each entry may follow the one
