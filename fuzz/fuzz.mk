@@ -5,7 +5,7 @@
 
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= fuzz_parse fuzz_kernels fuzz_fetch fuzz_number fuzz_string fuzz_stream fuzz_query
+FUZZ_TARGETS ?= fuzz_parse fuzz_kernels fuzz_fetch fuzz_number fuzz_string fuzz_stream fuzz_feed fuzz_query
 FUZZ_BUILD    = $(BUILD)/fuzz
 FUZZ_CFLAGS   = -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
                 -DJDOC_SCAN_MIN=1
