@@ -613,13 +613,9 @@ ParameterizedTest(jdoc_kernel_id *kid, jsonpath, descendant_one_name_as_two, .fi
 Test(jsonpath, deep_document, .timeout = 30)
 {
     enum { DEPTH = 200000 };
-    size_t n = 2 * DEPTH + 1;
-    char *doc = malloc(n);
-    memset(doc, '[', DEPTH);
-    doc[DEPTH] = '1';
-    memset(doc + DEPTH + 1, ']', DEPTH);
-    jdoc_options o = { .max_depth = DEPTH + 1 };
-    jdoc_parser *p = jdoc_parser_new(&o);
+    size_t n;
+    jdoc_parser *p;
+    char *doc = tu_deep_nest(DEPTH, &n, DEPTH + 1, &p);
     jdoc_doc *d;
     cr_assert_eq(jdoc_parse(p, doc, n, &d), JDOC_OK);
     static const struct { const char *q; int nodes; } cases[] = {

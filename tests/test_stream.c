@@ -336,6 +336,25 @@ Test(stream, long_stream_across_windows, .timeout = 60)
     free(bad);
 }
 
+/* The first 8 documents of buf[0..n) read with indexing windows of `window`
+ * bytes: each one's status, its offset (the error's for a damaged one) and
+ * message (empty when whole); returns how many. */
+static size_t first_docs(jdoc_parser *p, size_t window, const char *buf, size_t n, jdoc_status *sts, size_t *offs,
+                         const char **msgs)
+{
+    p->st.window = window;
+    cr_assert_eq(jdoc_stream_begin(p, buf, n), JDOC_OK);
+    jdoc_doc *d;
+    jdoc_status st;
+    size_t c = 0;
+    while (c < 8 && jdoc_stream_next(p, &d, &st)) {
+        sts[c] = st;
+        msgs[c] = st == JDOC_OK ? "" : jdoc_last_error(p)->message;
+        offs[c++] = st == JDOC_OK ? jdoc_stream_offset(p) : jdoc_last_error(p)->offset;
+    }
+    return c;
+}
+
 /* A line whose token ends in a byte that cannot start UTF-8 (F8), with that
  * byte at every place against small indexing windows: a SIMD kernel sees the
  * bad byte only at the byte after it, which may lie in the next window, so
@@ -354,21 +373,11 @@ Test(stream, bad_utf8_token_at_a_window_end)
                 memset(buf, ' ', lead);
                 n = lead;
                 n += (size_t)snprintf(buf + n, sizeof buf - n, "{\"x\":1}\n\xf8  \"T\": 1\n[2]\n\xf8\n3\n");
-                jdoc_parser *ps_pk[2] = { ps, pk };
                 jdoc_status sts[2][8];
                 size_t offs[2][8], cnt[2];
-                for (int w = 0; w < 2; w++) {
-                    jdoc_parser *p = ps_pk[w];
-                    p->st.window = window;
-                    cr_assert_eq(jdoc_stream_begin(p, buf, n), JDOC_OK);
-                    jdoc_doc *d;
-                    jdoc_status st;
-                    cnt[w] = 0;
-                    while (cnt[w] < 8 && jdoc_stream_next(p, &d, &st)) {
-                        sts[w][cnt[w]] = st;
-                        offs[w][cnt[w]++] = st == JDOC_OK ? jdoc_stream_offset(p) : jdoc_last_error(p)->offset;
-                    }
-                }
+                const char *msgs[2][8];
+                cnt[0] = first_docs(ps, window, buf, n, sts[0], offs[0], msgs[0]);
+                cnt[1] = first_docs(pk, window, buf, n, sts[1], offs[1], msgs[1]);
                 cr_assert_eq(cnt[0], cnt[1], "%s window %zu lead %zu: %zu documents, scalar %zu",
                              pk->k->name, window, lead, cnt[1], cnt[0]);
                 for (size_t i = 0; i < cnt[0]; i++)
@@ -410,23 +419,11 @@ Test(stream, entry_at_a_bad_byte_at_a_window_end)
                 for (size_t lead = 0; lead < 140; lead++) {
                     memset(buf, ' ', lead);
                     size_t n = lead + (size_t)snprintf(buf + lead, sizeof buf - lead, "%s[2]\n3\n", lines[li]);
-                    jdoc_parser *ps_pk[2] = { ps, pk };
                     jdoc_status sts[2][8];
                     size_t offs[2][8], cnt[2];
                     const char *msgs[2][8];
-                    for (int w = 0; w < 2; w++) {
-                        jdoc_parser *p = ps_pk[w];
-                        p->st.window = window;
-                        cr_assert_eq(jdoc_stream_begin(p, buf, n), JDOC_OK);
-                        jdoc_doc *d;
-                        jdoc_status st;
-                        cnt[w] = 0;
-                        while (cnt[w] < 8 && jdoc_stream_next(p, &d, &st)) {
-                            sts[w][cnt[w]] = st;
-                            msgs[w][cnt[w]] = st == JDOC_OK ? "" : jdoc_last_error(p)->message;
-                            offs[w][cnt[w]++] = st == JDOC_OK ? jdoc_stream_offset(p) : jdoc_last_error(p)->offset;
-                        }
-                    }
+                    cnt[0] = first_docs(ps, window, buf, n, sts[0], offs[0], msgs[0]);
+                    cnt[1] = first_docs(pk, window, buf, n, sts[1], offs[1], msgs[1]);
                     cr_assert_eq(cnt[0], cnt[1], "%s line %zu window %zu lead %zu: %zu documents, scalar %zu",
                                  pk->k->name, li, window, lead, cnt[1], cnt[0]);
                     cr_assert_geq(cnt[0], 3, "line %zu lead %zu: the documents after the damaged line", li, lead);

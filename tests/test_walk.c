@@ -310,13 +310,9 @@ Test(walk, typed_fast_paths)
 Test(walk, deep_nest_types_in_linear_time, .timeout = 10)
 {
     enum { DEPTH = 200000 };
-    size_t n = 2 * DEPTH + 1;
-    char *doc = malloc(n);
-    memset(doc, '[', DEPTH);
-    doc[DEPTH] = '1';
-    memset(doc + DEPTH + 1, ']', DEPTH);
-    jdoc_options o = { .max_depth = DEPTH };
-    jdoc_parser *p = jdoc_parser_new(&o);
+    size_t n;
+    jdoc_parser *p;
+    char *doc = tu_deep_nest(DEPTH, &n, DEPTH, &p);
     jdoc_doc *d;
     cr_assert_eq(jdoc_parse(p, doc, n, &d), JDOC_OK);
     jdoc_value v = jdoc_root(d);

@@ -121,6 +121,22 @@ static inline jdoc_parser *tu_parser(jdoc_kernel_id k)
 }
 
 /* Deterministic PRNG (xorshift64*). */
+/* `depth` arrays nested around a 1 ("[[...[1]...]]", *n bytes, malloc'd), and a
+ * parser whose depth limit lets it through (max_depth = limit). */
+static inline char *tu_deep_nest(size_t depth, size_t *n, uint32_t limit, jdoc_parser **p)
+{
+    *n = 2 * depth + 1;
+    char *doc = malloc(*n);
+    if (!doc)
+        abort();
+    memset(doc, '[', depth);
+    doc[depth] = '1';
+    memset(doc + depth + 1, ']', depth);
+    jdoc_options o = { .max_depth = limit };
+    *p = jdoc_parser_new(&o);
+    return doc;
+}
+
 static inline uint64_t tu_rand(uint64_t *s)
 {
     *s ^= *s >> 12;
