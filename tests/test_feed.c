@@ -218,6 +218,19 @@ Test(feed, tricky_tokens_every_split, .timeout = 120)
     all_splits(buf, len, 130, 1, "tricky tokens");
 }
 
+/* A root token that is not JSON, then a string that invalid UTF-8 cuts short:
+ * the first document is the bad token, damaged where it starts, whether the
+ * invalid byte has been indexed or not (the whole buffer once said "invalid
+ * UTF-8" for it, the string's error; found by fuzz_feed). */
+Test(feed, bad_token_before_a_string_cut_by_bad_utf8)
+{
+    static const char *const streams[] = {
+        "\\\"\xf0", "\\\"\xf0\n[1]\n", "x\"ab\xff", "tru\"\xe0\xa4", "\\\"\xc3", "1\"\xf0\x9f",
+    };
+    for (size_t i = 0; i < sizeof streams / sizeof *streams; i++)
+        all_splits(streams[i], strlen(streams[i]), 8, 1, streams[i]);
+}
+
 /* Damage and resync. A stream of intact lines with damage at line `at`; the
  * damage is the text of one or more lines. */
 #define CUT "document not closed at the end of its line"

@@ -948,13 +948,14 @@ static int next_doc(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
         jdoc__check_root(p, b, eof, (uint32_t)start);
         return damaged(p, p->err.code, p->err.offset, p->err.message, start, s0, doc, st);
     } else {
-        bool last_entry = s0 + 1 >= n;
+        bool last_entry = s0 + 1 >= n, reaches_err = true;
         if (c == '"' || c == ' ') {
             if (last_entry && !done && t->err == JDOC_OK && (t->tent ? t->tent_in_string : t->ks.in_string != 0))
                 return 0;   /* the string goes on */
         } else {
             size_t lim = t->err != JDOC_OK ? t->err_off : t->len;
             size_t te = token_end(b, start, lim);
+            reaches_err = te >= lim;   /* else it ended before the error: `\` then a string cut short */
             /* the token may go on, or is not indexed to its end, or the byte
              * after it is not indexed yet: a SIMD kernel sees a bad UTF-8
              * sequence at the byte after it (an invalid lead at the end of
@@ -965,7 +966,7 @@ static int next_doc(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
         }
         /* a scalar or string root that the kernel error cuts short is damaged
          * by it; one that ended before the error is whole */
-        if (t->err != JDOC_OK && t->err_in_token && last_entry)
+        if (t->err != JDOC_OK && t->err_in_token && last_entry && reaches_err)
             return damaged(p, t->err, t->err_off, t->err_msg, start, s0, doc, st);
         if (jdoc__check_root(p, b, t->err != JDOC_OK ? t->err_off : t->len, (uint32_t)start) != JDOC_OK)
             return damaged(p, p->err.code, p->err.offset, p->err.message, start, s0, doc, st);
