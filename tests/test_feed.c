@@ -231,6 +231,16 @@ Test(feed, bad_token_before_a_string_cut_by_bad_utf8)
         all_splits(streams[i], strlen(streams[i]), 8, 1, streams[i]);
 }
 
+/* A document cut short whose grammar breaks where the fast reading does not
+ * look (a ':' in an array) before a kernel error further on (a string left
+ * open at the end): the grammar's error comes first, fed or whole (found by
+ * fuzz_feed). */
+Test(feed, grammar_error_before_a_kernel_error)
+{
+    static const char s[] = "[{\"ags\":[\"reistry:latesgests\":[],\"eated\":1448082733,\"Sized\":\"5e\"},\"";
+    all_splits(s, strlen(s), 70, 1, "':' in an array, then an open string");
+}
+
 /* Damage and resync. A stream of intact lines with damage at line `at`; the
  * damage is the text of one or more lines. */
 #define CUT "document not closed at the end of its line"

@@ -926,8 +926,17 @@ static int next_doc(jdoc_parser *p, jdoc_doc **doc, jdoc_status *st)
         if (r == -1)
             return damaged(p, p->err.code, p->err.offset, p->err.message, start, s0, doc, st);
         if (r == 0) {
-            if (t->err != JDOC_OK)
+            if (t->err != JDOC_OK) {
+                /* a grammar error the fast reading does not see (a ':' in an
+                 * array) may come before the kernel's: the exact automaton says */
+                if (t->g_fast) {
+                    t->g_fast = false;
+                    t->g_doc = UINT32_MAX;
+                    if (grammar_exact(p, s0, n, &end) == -1)
+                        return damaged(p, p->err.code, p->err.offset, p->err.message, start, s0, doc, st);
+                }
                 return damaged(p, t->err, t->err_off, t->err_msg, start, s0, doc, st);
+            }
             if (done) {
                 /* unclosed: the exact automaton says where it went wrong
                  * first, or which bracket is left open */
