@@ -884,23 +884,15 @@ static size_t token_end(const char *b, size_t at, size_t lim)
     return at;
 }
 
-/* The entries the documents may be read from. A SIMD kernel whose indexed
- * bytes end in what may start a UTF-8 sequence sees whether it is one only
- * in the next block, and may have written entries at it (a scalar at an FF,
- * a quote before one) where the scalar kernel stops with the error: the
- * entries in the last 3 bytes wait for that block.
- *   bytes   ... " A t " FF | (next block)
- *   entries     "       x  <- left out until the next block is indexed */
+/* The entries the documents may be read from. Entries written at or before
+ * a UTF-8 sequence a SIMD kernel leaves open at its end need no holding
+ * back: next_doc waits for the next block before it judges a grammar error
+ * there (the `utf8_inc` check) or a root token that reaches the end of what
+ * is indexed (the token-end check). */
 static uint32_t usable(const jdoc_parser *p)
 {
     const struct jdoc_stream_state *t = &p->st;
-    if (t->tent)
-        return t->tn;
-    uint32_t n = t->ks.n;
-    if (t->ks.utf8_inc && !t->ended && t->err == JDOC_OK)
-        while (n > t->next && entry_off(p, t->buf, n - 1) + 3 >= t->to)
-            n--;
-    return n;
+    return t->tent ? t->tn : t->ks.n;
 }
 
 /* The next document from the entries: 1 when one is returned (whole or
