@@ -241,6 +241,21 @@ Test(feed, grammar_error_before_a_kernel_error)
     all_splits(s, strlen(s), 70, 1, "':' in an array, then an open string");
 }
 
+/* A look at the bytes after the last whole block that fails (a run of
+ * opening brackets cut by a byte that is not UTF-8) leaves the index as the
+ * kernel left it: the document in progress is still found where it starts
+ * when the piece goes (found by fuzz_feed: it was read before the carry). */
+Test(feed, a_failed_look_after_the_last_block)
+{
+    char s[80];
+    memcpy(s, "1 ", 2);
+    memset(s + 2, '[', 63);
+    memcpy(s + 65, "\xb4]", 3);   /* 67 bytes: the first block ends after 62 '[' */
+    all_splits(s, 67, 70, 1, "'['s cut by \\xb4 after a block");
+    s[0] = ' ';
+    all_splits(s, 67, 70, 1, "the same with no document before");
+}
+
 /* Damage and resync. A stream of intact lines with damage at line `at`; the
  * damage is the text of one or more lines. */
 #define CUT "document not closed at the end of its line"

@@ -570,8 +570,12 @@ static void tentative(jdoc_parser *p)
     }
     size_t chunk = t->len - t->to;
     if (stream_chunk(p, &jdoc__kernel_scalar, &tmp, t->buf, t->to, &chunk, SIZE_MAX) || tmp.code != JDOC_OK ||
-        chunk != t->len - t->to)
+        chunk != t->len - t->to) {
+        /* what the look wrote after the entries goes: an opening bracket's
+         * offset is found from the first entry after it that is not one */
+        sentinel(p, t->ks.n, t->to);
         return;
+    }
     t->tent = true;
     t->tn = tmp.n;
     t->tent_in_string = tmp.in_string != 0;
