@@ -12,6 +12,23 @@ static uint64_t xgetbv0(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
+/* AMD (and Hygon) cores before Zen 3 (family 0x19) run pdep and pext in
+ * microcode, in time that grows with the bits of the mask. */
+static bool slow_pdep(void)
+{
+    uint32_t a, b, c, d;
+    __cpuid(0, a, b, c, d);
+    bool amd = b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163;     /* "AuthenticAMD" */
+    bool hygon = b == 0x6f677948 && d == 0x6e65476e && c == 0x656e6975;   /* "HygonGenuine" */
+    if (!amd && !hygon)
+        return false;
+    __cpuid(1, a, b, c, d);
+    uint32_t family = (a >> 8) & 0xf;
+    if (family == 0xf)
+        family += (a >> 20) & 0xff;
+    return family < 0x19;
+}
+
 static uint32_t detect(void)
 {
     uint32_t a, b, c, d, f = 0;
@@ -27,6 +44,7 @@ static uint32_t detect(void)
     if (__get_cpuid_max(0, 0) >= 7) {
         __cpuid_count(7, 0, a, b, c, d);
         if ((b & bit_BMI) && (b & bit_BMI2)) f |= JDOC_CPU_BMI;
+        if ((f & JDOC_CPU_BMI) && !slow_pdep()) f |= JDOC_CPU_FASTPDEP;
         if (avx && ymm && (b & bit_AVX2)) f |= JDOC_CPU_AVX2;
         if (avx && zmm && (b & bit_AVX512F) && (b & bit_AVX512BW) && (b & bit_AVX512VL))
             f |= JDOC_CPU_AVX512;
@@ -58,14 +76,14 @@ static uint32_t detect(void) { return 0; }
 
 /* The one piece of global mutable state: written once with the same value
  * by whichever thread gets here first (a benign, atomic race). */
-static _Atomic uint32_t features;   /* bit 31: detected */
+_Atomic uint32_t jdoc__cpu_bits;   /* bit 31: detected */
 
 uint32_t jdoc__cpu_features(void)
 {
-    uint32_t f = features;
+    uint32_t f = jdoc__cpu_bits;
     if (!(f & 0x80000000u)) {
         f = detect() | 0x80000000u;
-        features = f;
+        jdoc__cpu_bits = f;
     }
     return f & 0x7fffffffu;
 }

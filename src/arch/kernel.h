@@ -2,6 +2,7 @@
 /* Stage-1 kernels: the contract every architecture implements, CPU features, dispatch. */
 #ifndef JDOC_KERNEL_H
 #define JDOC_KERNEL_H
+#include <stdatomic.h>
 #include "jdoc.h"
 
 /* CPU features, detected once (cpu.c). */
@@ -14,8 +15,17 @@ enum {
     JDOC_CPU_NEON = 1u << 5,
     JDOC_CPU_PMULL = 1u << 6,
     JDOC_CPU_VBMI2 = 1u << 7,  /* AVX-512 VBMI and VBMI2 (byte permute, compress), with JDOC_CPU_AVX512 */
+    JDOC_CPU_FASTPDEP = 1u << 8, /* with JDOC_CPU_BMI: pdep/pext in hardware, not microcoded (AMD before Zen 3) */
 };
 uint32_t jdoc__cpu_features(void);
+/* The same without a call, for a kernel's inner choices (a kernel runs
+ * only after the features were read to choose it). */
+extern _Atomic uint32_t jdoc__cpu_bits;
+static inline uint32_t jdoc__cpu_features_inline(void)
+{
+    uint32_t f = atomic_load_explicit(&jdoc__cpu_bits, memory_order_relaxed);
+    return f & 0x80000000u ? f & 0x7fffffffu : jdoc__cpu_features();
+}
 
 /*
  * Stage-1 state carried from one chunk of input to the next. A kernel is
