@@ -38,7 +38,7 @@ static inline uint32_t jdoc__cpu_features_inline(void)
  *             the opening quote of a string holding a backslash is ' ' (a
  *             byte no entry starts with; '"' and ' ' differ in bit 1 only)
  */
-typedef struct jdoc_s1 {
+typedef struct jdoc_s1 {   /* (s1_init in stage1.c sets each field: a new one goes there too) */
     /* inputs */
     size_t base;           /* offset of this chunk in the document */
     bool check_utf8;

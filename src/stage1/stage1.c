@@ -116,10 +116,22 @@ static jdoc_status kernel_chunk(jdoc_parser *p, const jdoc_kernel *k, jdoc_s1 *s
 /* A kernel state at the start of a document, writing to the parser's index. */
 static void s1_init(const jdoc_parser *p, jdoc_s1 *s)
 {
-    memset(s, 0, sizeof *s);
+    /* field by field: a memset of the whole state is a `rep stos`, a
+     * tenth of the time of parsing a document of a few bytes */
+    s->base = 0;
     s->check_utf8 = !p->trust_utf8;
     s->index = p->index;
     s->tape = p->tape;
+    s->n = 0;
+    s->code = JDOC_OK;
+    s->offset = 0;
+    s->message = NULL;
+    s->in_string = s->escaped = s->scalar = s->utf8_inc = 0;
+    s->seq_start = 0;
+    s->seq_need = 0;
+    s->seq_lo = s->seq_hi = 0;
+    s->string_start = 0;
+    memset(s->prev, 0, sizeof s->prev);
 }
 
 static jdoc_status run_kernel(jdoc_parser *p, const jdoc_kernel *k, const char *json, size_t start, size_t len,
