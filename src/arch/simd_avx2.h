@@ -67,4 +67,43 @@ typedef __m128i tape8;
 #define t8_put(t, b, i) _mm_insert_epi8((t), (b), (i))
 #define t8_store(p, t) _mm_storel_epi64((__m128i *)(void *)(p), (t))
 
+/*
+ * Stage 2's keys written klen long (see key_cands in stage1_impl.h), 8 a
+ * step: a key's length as written is the difference of its index entry and
+ * the next (its ':'), compared with klen for all 64 entries, then masked to
+ * the keys. Reads index[e..e+64]: the entries past the container's closing
+ * one are within the index's room (the tape is read that far too).
+ */
+#define JDOC_HAVE_KEYS_EQ 1
+static inline uint64_t keys_eq(const uint32_t *index, uint32_t e, uint64_t keys, uint32_t klen)
+{
+    const __m256i kl = _mm256_set1_epi32((int)klen);
+    const uint32_t *x = index + e;
+    uint64_t eq = 0;
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; j++) {
+        __m256i wl = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(x + 8 * j + 1)),
+                                      _mm256_loadu_si256((const __m256i *)(const void *)(x + 8 * j)));
+        eq |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(wl, kl))) << (8 * j);
+    }
+    return eq & keys;
+}
+
+/* Some ':' of p[0..256) right after whitespace (p[-1] readable), as in
+ * simd_avx512.h: each 32 bytes against the 32 one before them (an
+ * unaligned load, no carry), eight OR-ed before one test. */
+#define JDOC_HAVE_COLON_WS4 1
+static inline bool colon_ws4(const uint8_t *p)
+{
+    const __m256i colon = _mm256_set1_epi8(':'), sp = _mm256_set1_epi8(' ');
+    __m256i m = _mm256_setzero_si256();
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; k++) {
+        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * k - 1));
+        __m256i c = _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * k)), colon);
+        m = _mm256_or_si256(m, _mm256_and_si256(c, _mm256_cmpeq_epi8(_mm256_min_epu8(b, sp), b)));
+    }
+    return !_mm256_testz_si256(m, m);
+}
+
 #include "bmi2.h"
