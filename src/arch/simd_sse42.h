@@ -73,3 +73,38 @@ typedef __m128i tape8;
 #define t8_zero() _mm_setzero_si128()
 #define t8_put(t, b, i) _mm_insert_epi8((t), (b), (i))
 #define t8_store(p, t) _mm_storel_epi64((__m128i *)(void *)(p), (t))
+
+/* Stage 2's keys written klen long (see key_cands in stage1_impl.h and
+ * keys_eq in simd_avx2.h), 4 a compare: all 64 entries' lengths from the
+ * index (reads index[e..e+64], within the index's room), masked to the keys. */
+#define JDOC_HAVE_KEYS_EQ 1
+static inline uint64_t keys_eq(const uint32_t *index, uint32_t e, uint64_t keys, uint32_t klen)
+{
+    const __m128i kl = _mm_set1_epi32((int)klen);
+    const uint32_t *x = index + e;
+    uint64_t eq = 0;
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; j++) {
+        __m128i wl = _mm_sub_epi32(_mm_loadu_si128((const __m128i *)(const void *)(x + 4 * j + 1)),
+                                   _mm_loadu_si128((const __m128i *)(const void *)(x + 4 * j)));
+        eq |= (uint64_t)(uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(wl, kl))) << (4 * j);
+    }
+    return eq & keys;
+}
+
+/* Some ':' of p[0..256) right after whitespace (p[-1] readable), as in
+ * simd_avx2.h, 16 bytes against the 16 one before them, all OR-ed before
+ * one test. */
+#define JDOC_HAVE_COLON_WS4 1
+static inline bool colon_ws4(const uint8_t *p)
+{
+    const __m128i colon = _mm_set1_epi8(':'), sp = _mm_set1_epi8(' ');
+    __m128i m = _mm_setzero_si128();
+#pragma GCC unroll 16
+    for (int k = 0; k < 16; k++) {
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k - 1));
+        __m128i c = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k)), colon);
+        m = _mm_or_si128(m, _mm_and_si128(c, _mm_cmpeq_epi8(_mm_min_epu8(b, sp), b)));
+    }
+    return !_mm_testz_si128(m, m);
+}
