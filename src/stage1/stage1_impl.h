@@ -894,8 +894,8 @@ static uint32_t JDOC_FN(elems)(const uint8_t *tape, uint32_t e, uint32_t end, ui
  * is then no quote). Where no ':' of the container comes after whitespace
  * (not `spaced`: see colon_ws), only the keys written klen long, by two
  * index loads a key and no branch (with a branch on the length and a load
- * of the byte before each longer key's ':', the query over 200 containers
- * took 1.1x its time), or the primitive keys_eq(index, e, keys, klen) where
+ * of the byte before each longer key's ':', the scan over 200 containers
+ * took 1.06x its time), or the primitive keys_eq(index, e, keys, klen) where
  * the primitives have one (JDOC_HAVE_KEYS_EQ: x86, all 64 lengths by
  * vector loads of the index). */
 static inline uint64_t key_cands(const uint32_t *index, const char *json, uint32_t e, uint64_t keys, uint32_t klen,
