@@ -129,7 +129,8 @@ typedef struct jdoc_kscan {
     const uint32_t *index;
     const char *json;
     uint32_t end;          /* the container's closing entry */
-    uint32_t klen;         /* the name's length as written, quotes included */
+    const char *name;      /* the name's bytes (decoded), */
+    uint32_t klen;         /* its length as written, quotes included */
     uint32_t from, to;     /* the container's bytes: json[from..to] */
     uint32_t spaced;       /* 2: not known yet (set so); 1: some ':' comes after whitespace, 0: none */
     uint32_t at;           /* the next entry to read */
@@ -140,7 +141,8 @@ typedef struct jdoc_kscan {
      * c_vc: whether the values ending at the two entries before `at` are members' (bits 0, 1) */
     uint64_t c_se, c_st, c_o, c_a, c_d, c_cm, c_co, c_vc;
     uint64_t *out;         /* own << 32 | key entry: keys written klen long without a backslash, */
-    size_t nout, cap;      /* longer with whitespace before their ':', or holding a backslash */
+    size_t nout, cap;      /* longer with whitespace before their ':' (either way beginning and ending
+                            * as the name does), or holding a backslash */
 } jdoc_kscan;
 typedef int (*jdoc_keys_fn)(jdoc_kscan *k);
 

@@ -1489,7 +1489,8 @@ static int desc_keys(jdoc_query_iter *it, const jq_seg *g, jq_frame *f)
 {
     const jdoc_doc *d = it->d;
     const jdoc_step *nm = &g->sel[0].name;
-    jdoc_kscan k = { .tape = d->tape, .index = d->index, .json = d->json, .end = f->end, .klen = nm->klen + 2,
+    jdoc_kscan k = { .tape = d->tape, .index = d->index, .json = d->json, .end = f->end, .name = nm->key,
+                     .klen = nm->klen + 2,
                      .from = jdoc__off(d, f->node), .to = jdoc__off(d, f->end), .spaced = 2, .at = f->node + 1,
                      .c_o = f->obj, .c_a = !f->obj };
     for (;;) {

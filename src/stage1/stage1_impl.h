@@ -923,6 +923,24 @@ static inline uint64_t key_cands(const uint32_t *index, const char *json, uint32
     return cand;
 }
 
+/* The keys of `cand` (from key_cands) whose first and last bytes as the
+ * name's would be are c1 and cz, the name's (for the empty name, the quotes):
+ * few keys are as long as the name, fewer also begin and end as it does (of
+ * the 400 as long as IPAddress over 200 containers, 200 are NetworkID; over
+ * the 100-element inspect array the query took 0.85 of its time, AMD Zen 5,
+ * avx512 and avx2). Reads the key's bytes only: before its ':'. */
+static inline uint64_t name_ends(const uint32_t *index, const char *json, uint32_t e, uint64_t cand, uint32_t klen,
+                                 char c1, char cz)
+{
+    for (uint64_t m = cand; JDOC_UNLIKELY(m); m &= m - 1) {
+        uint64_t i = ctz64(m);
+        const char *s = json + index[e + (uint32_t)i];
+        if (s[1] != c1 || s[klen - 2] != cz)
+            cand &= ~(1ull << i);
+    }
+    return cand;
+}
+
 /* Whether some ':' of json[0..n) comes right after whitespace (or, within
  * a string, another byte up to ' '), 256 bytes a step where the primitives
  * have colon_ws4, then 64, and the tail byte by byte: never a byte past n. */
@@ -991,6 +1009,7 @@ static int JDOC_FN(keys)(jdoc_kscan *k)
     if (k->spaced > 1)
         k->spaced = JDOC_FN(colon_ws)((const uint8_t *)k->json + k->from, (size_t)k->to - k->from + 1);
     const bool spaced = k->spaced;
+    const char c1 = klen > 2 ? k->name[0] : '"', cz = klen > 2 ? k->name[klen - 3] : '"';
 #ifdef JDOC_HAVE_PDEP
     const bool fast_pdep = (jdoc__cpu_features_inline() & JDOC_CPU_FASTPDEP) != 0;
 #endif
@@ -1016,7 +1035,8 @@ static int JDOC_FN(keys)(jdoc_kscan *k)
         uint64_t key = st & (co >> 1 | (uint64_t)(end - e >= 64 && tape[e + 64] == ':') << 63);
         bad |= (key & ~(p_o | p_cm)) | (p_o & ~(oe | key));
         uint64_t esc = key & live & blk_eq(v, ' ');
-        uint64_t cand = key_cands(index, k->json, e, key & live & ~esc, klen, spaced) | esc;
+        uint64_t cand = name_ends(index, k->json, e, key_cands(index, k->json, e, key & live & ~esc, klen, spaced),
+                                  klen, c1, cz) | esc;
         /* brackets (and candidates, in order): an opener's level gets its
          * entry and whether ':' came before it; a closer's M bit is that of
          * the level it closes; a candidate's object is the top. Most steps
