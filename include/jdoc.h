@@ -462,7 +462,9 @@ JDOC_API jdoc_status jdoc_cursor_each_leaf(jdoc_cursor *c, jdoc_visit_fn fn, voi
 /* ------------------------------------------------------------------------ */
 
 /** Start reading documents separated by whitespace (or not separated at all,
- *  like `{...}{...}`) from buf[0..len), with one index for the whole buffer.
+ *  like `{...}{...}`) from buf[0..len), in place (the buffer must outlive the
+ *  stream), indexed a window of 256 KiB at a time as the documents are read:
+ *  the index holds the document in progress and one window, not the buffer.
  *  Ends any previous document or stream of the parser. */
 JDOC_API jdoc_status jdoc_stream_begin(jdoc_parser *p, const char *buf, size_t len);
 /** The next document: returns false at the end of the buffer. Otherwise *st
