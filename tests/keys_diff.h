@@ -64,7 +64,8 @@ static jdoc_status kd_nodes(jdoc_doc *d, const char *query, char *out, size_t ca
 
 /* 1000 random documents, a third of them damaged (a byte dropped, or
  * replaced by ',' ':' or a digit): the same nodes, paths and status from
- * both parsers, on $..x and $..x[0]. */
+ * both parsers, on $..x, $..x[0] and $..[''] (the empty name: its two
+ * quotes are the bytes the scan compares). */
 static bool keys_generated(jdoc_parser *ps, jdoc_parser *pk, char *why, size_t cap)
 {
     uint64_t seed = 11;
@@ -89,7 +90,7 @@ static bool keys_generated(jdoc_parser *ps, jdoc_parser *pk, char *why, size_t c
         jdoc_doc *ds, *dk;
         if (jdoc_parse(ps, doc, o, &ds) != JDOC_OK)
             continue;
-        const char *query = round % 4 == 3 ? "$..x[0]" : "$..x";
+        const char *query = round % 4 == 3 ? "$..x[0]" : round % 4 == 1 ? "$..['']" : "$..x";
         jdoc_status ss = kd_nodes(ds, query, a, sizeof a);
         if (jdoc_parse(pk, doc, o, &dk) != JDOC_OK) {
             snprintf(why, cap, "%s does not parse %.80s", jdoc_kernel_name(pk), doc);

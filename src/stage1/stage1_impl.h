@@ -923,8 +923,8 @@ static inline uint64_t key_cands(const uint32_t *index, const char *json, uint32
     return cand;
 }
 
-/* The keys of `cand` (from key_cands) whose first and last bytes as the
- * name's would be are c1 and cz, the name's (for the empty name, the quotes):
+/* The keys of `cand` (from key_cands) that hold c1 and cz where the name's
+ * first and last bytes would be (for the empty name, the quotes there):
  * few keys are as long as the name, fewer also begin and end as it does (of
  * the 400 as long as IPAddress over 200 containers, 200 are NetworkID; over
  * the 100-element inspect array the query took 0.85 of its time, AMD Zen 5,
