@@ -39,7 +39,7 @@ int bench_streams(void)
     static const char *const name = "events_100000.ndjson";
     bench_file f;
     bench_alloc a;
-    printf("%s of every event. jdoc:stream jdoc_stream_begin (one index for the buffer) + jdoc_stream_next +\n"
+    printf("%s of every event. jdoc:stream jdoc_stream_begin (in place, 256 KiB windows) + jdoc_stream_next +\n"
            "jdoc_fetch_path; OD:many iterate_many (1 MB batches) + find_field_unordered; DOM:many parse_many +\n"
            "at_key. Values checked equal first. Million events/s; peer/jdoc = best simdjson time / jdoc time.\n",
            ptr);

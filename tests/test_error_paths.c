@@ -86,6 +86,7 @@ Test(errors, fetch_many_on_a_malformed_object)
         "{\"a\":1,\"b\":[7],3}",         /* a member without a key */
         "{\"a\":1,\"b\":[7],\"c\"}",     /* a key without a value */
         "{\"a\":1,\"b\":[7],\"c\":}",    /* a colon without a value */
+        "{\"a\":1,\"b\":[7],3:4}",       /* a key that is not a string */
     };
     for (size_t k = 0; k < sizeof docs / sizeof *docs; k++) {
         jdoc_doc *d = open_doc(docs[k]);

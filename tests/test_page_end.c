@@ -40,6 +40,15 @@ static void read_everything(jdoc_doc *d)
         jdoc_error e;
         jdoc_explain(root, "/1", 2, JDOC_SYNTAX_OJ, &e, buf, sizeof buf);
     }
+    /* several paths at once: the member keys compared a word at a time */
+    jdoc_path *many[3] = { jdoc_path_compile("a", 1, JDOC_SYNTAX_OJ, NULL), jdoc_path_compile("b", 1, JDOC_SYNTAX_OJ, NULL),
+                           jdoc_path_compile("k", 1, JDOC_SYNTAX_OJ, NULL) };
+    for (size_t i = 0; i < n; i++) {
+        jdoc_value got[3];
+        jdoc_fetch_many(vals[i], (const jdoc_path *const *)many, 3, got, NULL);
+    }
+    for (int i = 0; i < 3; i++)
+        jdoc_path_free(many[i]);
     jdoc_cursor *c = jdoc_cursor_new(d);
     size_t leaves = 0;
     jdoc_cursor_each_leaf(c, count_cb, &leaves);
@@ -54,8 +63,8 @@ static void read_everything(jdoc_doc *d)
 }
 
 /* Answer: no entry point reads past the input: parse (every kernel, UTF-8
- * checked or trusted), validate, every getter, dump, path_of, explain, the
- * cursor, and streams, on documents and fragments that end right before a
+ * checked or trusted), validate, every getter, dump, path_of, explain,
+ * fetch_many, the cursor, and streams, on documents and fragments that end right before a
  * PROT_NONE page, each preceded by 0..70 spaces (so every SIMD tail length). */
 Test(page_end, every_entry_point_that_reads_input)
 {

@@ -38,13 +38,20 @@ struct jdoc_path {
  * (relative ones, and absolute ones, which start from the root only), and
  * those keys' lengths and first bytes, found by a hash of the two. Built
  * for each call of jdoc_fetch_many, once for a jdoc_pathset. */
+typedef struct jdoc__pkey {
+    uint64_t kw;               /* the first step's key: its first 8 bytes, zero after its end */
+    uint64_t kmask;            /* ones over those of its bytes that are in the word */
+    const char *key;
+    const jdoc_step *step0;    /* the first step, for a document key with a backslash */
+    const jdoc_step *rest;     /* the steps after it */
+    uint32_t klen, nrest;
+    uint8_t how;               /* REST_NONE, REST_ONE (one step into a container) or REST_WALK */
+} __attribute__((aligned(64))) jdoc__pkey;   /* one cache line, found by a shift */
+enum { REST_NONE, REST_ONE, REST_WALK };
 typedef struct jdoc__plan {
     uint64_t rel, abs;
     uint64_t bucket[64];
-    uint32_t klen[64];
-    uint8_t k0[64];
-    uint64_t kw[64];           /* a key's first 8 bytes, zero after its end */
-    const char *key[64];       /* the first step's key */
+    jdoc__pkey pk[64];
 } jdoc__plan;
 void jdoc__plan_init(jdoc__plan *pl, const jdoc_path *const *paths, size_t n);
 /* jdoc_fetch_many of at most 64 paths with their plan; *nfound (may be

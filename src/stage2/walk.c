@@ -65,9 +65,10 @@ static jdoc_status scan_keys(const jdoc_doc *d, uint32_t o, uint32_t from, uint3
     const char *json = d->json, *jend = json + d->len;
     const size_t klen = s->klen;
     for (uint32_t i = from;;) {
-        /* a key ('"', or ' ' when it holds a backslash) and a ':' */
-        uint8_t kt = tape[i];
-        if (JDOC_UNLIKELY((kt | 2) != '"' || tape[i + 1] != ':'))
+        /* a key ('"', or ' ' when it holds a backslash: bit 1 clear) and a ':' */
+        uint16_t kc;
+        memcpy(&kc, tape + i, 2);
+        if (JDOC_UNLIKELY((kc | 2) != ('"' | ':' << 8)))
             return JDOC_ERR_SYNTAX;
         uint32_t v = i + 2, next;
         uint8_t vk = jdoc__vcls[tape[v]];
@@ -84,7 +85,7 @@ static jdoc_status scan_keys(const jdoc_doc *d, uint32_t o, uint32_t from, uint3
         while (JDOC_UNLIKELY(json[q - 1] != '"'))
             q--;
         size_t rawlen = (size_t)(json + q - 1 - raw);
-        if (JDOC_LIKELY(kt == '"')) {
+        if (JDOC_LIKELY(kc & 2)) {
             if (rawlen == klen && plain_key_eq(raw, rawlen, jend, s->kw, s->key))
                 goto found;
             seen |= key_bit(rawlen, (uint8_t)raw[0]);
@@ -311,27 +312,53 @@ void jdoc__plan_init(jdoc__plan *pl, const jdoc_path *const *paths, size_t n)
             abs |= bit;
         else
             rel |= bit;
-        uint32_t kl = p->steps[0].klen;
-        uint8_t c = kl ? (uint8_t)p->steps[0].key[0] : 0;
-        pl->klen[k] = kl;
-        pl->k0[k] = c;
-        pl->key[k] = p->steps[0].key;
-        pl->kw[k] = p->steps[0].kw;
-        pl->bucket[key_hash(kl, kl ? c : '"')] |= bit;
+        const jdoc_step *s0 = &p->steps[0];
+        uint32_t kl = s0->klen;
+        jdoc__pkey *pk = &pl->pk[k];
+        pk->kw = s0->kw;
+        pk->kmask = kl >= 8 ? ~0ull : (1ull << (8 * kl)) - 1;
+        pk->key = s0->key;
+        pk->step0 = s0;
+        pk->rest = p->steps + 1;
+        pk->klen = kl;
+        pk->nrest = p->n - 1;
+        pk->how = p->n == 1 ? REST_NONE : p->n == 2 && p->steps[1].kind != STEP_UP ? REST_ONE : REST_WALK;
+        pl->bucket[key_hash(kl, kl ? (uint8_t)s0->key[0] : '"')] |= bit;
     }
     pl->rel = rel;
     pl->abs = abs;
 }
 
+/* Does the member key raw[0..rawlen) (its tape byte kt: ' ' when it holds a
+ * backslash; the document's bytes end at end) match the first step of pk?
+ * A key without a backslash is its bytes: only a step of its length can be
+ * it, compared a word at a time (one word for up to 8 bytes when 8 are
+ * readable); one with a backslash decodes to at most its length. */
+static inline bool pkey_eq(const jdoc__pkey *pk, const char *raw, size_t rawlen, const char *end, bool esc)
+{
+    if (JDOC_LIKELY(!esc)) {
+        if (rawlen != pk->klen)
+            return false;
+        if (rawlen <= 8 && raw + 8 <= end) {
+            uint64_t w;
+            memcpy(&w, raw, 8);
+            return ((w ^ pk->kw) & pk->kmask) == 0;
+        }
+        return jdoc__bytes_eq(raw, pk->key, rawlen);
+    }
+    return rawlen >= pk->klen && (!pk->klen || (uint8_t)raw[0] == (uint8_t)pk->key[0] || raw[0] == '\\') &&
+           raw_key_eq(raw, rawlen, end, true, pk->step0);
+}
+
 /* The rest of a path from the member value v its first step found. */
-static inline jdoc_status walk_rest(const jdoc_doc *d, uint32_t v, const jdoc_path *p, uint32_t *at)
+static inline jdoc_status walk_rest(const jdoc_doc *d, uint32_t v, const jdoc__pkey *pk, uint32_t *at)
 {
     *at = v;
-    if (p->n == 1)
+    if (pk->how == REST_NONE)
         return JDOC_OK;
-    if (p->n == 2 && p->steps[1].kind != STEP_UP)   /* "Names/1", "Labels/x": one more step */
-        return step_into(d, v, &p->steps[1], at);
-    return jdoc__walk(d, v, p->steps + 1, p->n - 1, at);
+    if (pk->how == REST_ONE)   /* "Names/1", "Labels/x": one more step */
+        return step_into(d, v, pk->rest, at);
+    return jdoc__walk(d, v, pk->rest, pk->nrest, at);
 }
 
 /* out[k] and st[k] for each path; returns the set of paths found (bit k:
@@ -356,8 +383,6 @@ static uint64_t fetch_batch(jdoc_value from, const jdoc_path *const *paths, size
     if (!pending)
         return found;
     jdoc_status left = JDOC_ERR_NOT_FOUND;   /* for the paths still pending at the end */
-    const uint32_t *klen = pl->klen;
-    const uint64_t *bucket = pl->bucket;
     const char *json = d->json, *end = json + d->len;
     const uint32_t *ix = d->index;
     const uint8_t *tape = d->tape;
@@ -365,9 +390,10 @@ static uint64_t fetch_batch(jdoc_value from, const jdoc_path *const *paths, size
     if (tape[i] == '}')
         goto done;
     for (;;) {
-        /* a key ('"', or ' ' when it holds a backslash) and a ':' */
-        uint8_t kt = tape[i];
-        if (JDOC_UNLIKELY((kt | 2) != '"' || tape[i + 1] != ':'))
+        /* a key ('"', or ' ' when it holds a backslash: bit 1 clear) and a ':' */
+        uint16_t kc;
+        memcpy(&kc, tape + i, 2);
+        if (JDOC_UNLIKELY((kc | 2) != ('"' | ':' << 8)))
             break;
         uint32_t v = i + 2, next = jdoc__skip_in(tape, ix, v);   /* (locals: the stores below may alias *d) */
         if (JDOC_UNLIKELY(next == UINT32_MAX))
@@ -377,21 +403,16 @@ static uint64_t fetch_batch(jdoc_value from, const jdoc_path *const *paths, size
         while (JDOC_UNLIKELY(json[q - 1] != '"'))   /* the closing quote, before the ':' */
             q--;
         size_t rawlen = (size_t)(json + q - 1 - raw);
-        /* a key without a backslash is its bytes: only a step of its length
-         * can be it; one with a backslash decodes to at most its length */
-        bool esc = kt == ' ';
-        uint8_t r0 = (uint8_t)raw[0];
-        uint64_t cand = esc ? pending : pending & bucket[key_hash(rawlen, r0)];
-        for (uint64_t m = cand; m; m &= m - 1) {
-            int k = __builtin_ctzll(m);
-            /* the plan's copy of the key: no walk through the path to it */
-            if (JDOC_LIKELY(!esc) ? rawlen != klen[k] || !plain_key_eq(raw, rawlen, end, pl->kw[k], pl->key[k])
-                                  : rawlen < klen[k] || (klen[k] && r0 != pl->k0[k] && r0 != '\\') ||
-                                        !raw_key_eq(raw, rawlen, end, true, &paths[k]->steps[0]))
+        bool esc = !(kc & 2);
+        uint64_t cand = esc ? pending : pending & pl->bucket[key_hash(rawlen, (uint8_t)raw[0])];
+        for (; cand; cand &= cand - 1) {
+            int k = __builtin_ctzll(cand);
+            const jdoc__pkey *pk = &pl->pk[k];
+            if (!pkey_eq(pk, raw, rawlen, end, esc))
                 continue;
             pending &= ~(1ull << k);
             uint32_t at;
-            if ((st[k] = walk_rest(d, v, paths[k], &at)) == JDOC_OK) {
+            if ((st[k] = walk_rest(d, v, pk, &at)) == JDOC_OK) {
                 out[k] = (jdoc_value){ d, at, gen };
                 found |= 1ull << k;
             } else {
