@@ -46,7 +46,7 @@ typedef struct jdoc__pkey {
     const jdoc_step *rest;     /* the steps after it */
     uint32_t klen, nrest;
     uint8_t how;               /* REST_NONE, REST_ONE (one step into a container) or REST_WALK */
-} __attribute__((aligned(64))) jdoc__pkey;   /* one cache line, found by a shift */
+} jdoc__pkey;
 enum { REST_NONE, REST_ONE, REST_WALK };
 typedef struct jdoc__plan {
     uint64_t rel, abs;
