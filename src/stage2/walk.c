@@ -329,8 +329,8 @@ void jdoc__plan_init(jdoc__plan *pl, const jdoc_path *const *paths, size_t n)
     pl->abs = abs;
 }
 
-/* Does the member key raw[0..rawlen) (its tape byte kt: ' ' when it holds a
- * backslash; the document's bytes end at end) match the first step of pk?
+/* Does the member key raw[0..rawlen) (esc: it holds a backslash; the
+ * document's bytes end at end) match the first step of pk?
  * A key without a backslash is its bytes: only a step of its length can be
  * it, compared a word at a time (one word for up to 8 bytes when 8 are
  * readable); one with a backslash decodes to at most its length. */
@@ -390,7 +390,8 @@ static uint64_t fetch_batch(jdoc_value from, const jdoc_path *const *paths, size
     if (tape[i] == '}')
         goto done;
     for (;;) {
-        /* a key ('"', or ' ' when it holds a backslash: bit 1 clear) and a ':' */
+        /* a key ('"', or ' ' when it holds a backslash: bit 1 clear) and a
+         * ':', one little-endian load (as the tape's stores in stage 1) */
         uint16_t kc;
         memcpy(&kc, tape + i, 2);
         if (JDOC_UNLIKELY((kc | 2) != ('"' | ':' << 8)))
