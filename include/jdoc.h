@@ -314,6 +314,11 @@ JDOC_API jdoc_status jdoc_fetch_many(jdoc_value from, const jdoc_path *const *pa
 typedef struct jdoc_pathset jdoc_pathset;
 JDOC_API jdoc_pathset *jdoc_pathset_compile(const char *const *exprs, size_t n, jdoc_syntax syntax,
                                             jdoc_status *st, size_t *bad);
+/** A set over paths the caller compiled (jdoc_path_compile) and keeps: the set
+ *  refers to them, so they must outlive it, and jdoc_pathset_free leaves them
+ *  alone. Returns NULL and sets *st (may be NULL) to JDOC_ERR_ARG (a NULL
+ *  path) or JDOC_ERR_NOMEM. */
+JDOC_API jdoc_pathset *jdoc_pathset_of(const jdoc_path *const *paths, size_t n, jdoc_status *st);
 JDOC_API void jdoc_pathset_free(jdoc_pathset *set);
 JDOC_API size_t jdoc_pathset_size(const jdoc_pathset *set);
 /** out[i] and each[i] (each may be NULL) get path i's value and status;

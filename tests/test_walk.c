@@ -160,6 +160,17 @@ Test(walk, pathset)
     cr_assert_null(jdoc_pathset_compile(badexprs, 2, JDOC_SYNTAX_POINTER, &st, &bad));
     cr_assert_eq(st, JDOC_ERR_PATH);
     cr_assert_eq(bad, 1);
+    jdoc_path *one = jdoc_path_compile("Id", 2, JDOC_SYNTAX_OJ, NULL);
+    const jdoc_path *holes[2] = { one, NULL };
+    st = JDOC_OK;
+    cr_assert_null(jdoc_pathset_of(holes, 2, &st));   /* a NULL path */
+    cr_assert_eq(st, JDOC_ERR_ARG);
+    cr_assert_null(jdoc_pathset_of(NULL, 1, NULL));
+    jdoc_pathset *none = jdoc_pathset_of(NULL, 0, &st);   /* no paths: a set that finds nothing */
+    cr_assert(none);
+    cr_assert_eq(jdoc_pathset_size(none), 0);
+    jdoc_pathset_free(none);
+    jdoc_path_free(one);
 }
 
 /* A pathset answers as jdoc_fetch_many does, and as each path alone, from
@@ -242,12 +253,20 @@ Test(walk, pathset_same_as_fetch_many)
         jdoc_path *paths[70];
         for (size_t k = 0; k < n; k++)
             paths[k] = jdoc_path_compile(exprs[k], strlen(exprs[k]), JDOC_SYNTAX_OJ, NULL);
+        /* and a set over the same paths compiled by the caller, who frees them after it */
+        jdoc_pathset *of = jdoc_pathset_of((const jdoc_path *const *)paths, n, &st);
+        cr_assert(of, "%s", jdoc_status_str(st));
+        cr_assert_eq(jdoc_pathset_size(of), n);
         same_as_many(jdoc_root(d), set, (const jdoc_path *const *)paths, n);
+        same_as_many(jdoc_root(d), of, (const jdoc_path *const *)paths, n);
         jdoc_iter it;
         jdoc_value el;
         cr_assert_eq(jdoc_iter_init(jdoc_root(d), &it), JDOC_OK);
-        while (jdoc_iter_next(&it, &el))
+        while (jdoc_iter_next(&it, &el)) {
             same_as_many(el, set, (const jdoc_path *const *)paths, n);
+            same_as_many(el, of, (const jdoc_path *const *)paths, n);
+        }
+        jdoc_pathset_free(of);   /* leaves the paths alone */
         for (size_t k = 0; k < n; k++)
             jdoc_path_free(paths[k]);
         jdoc_pathset_free(set);

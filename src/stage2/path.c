@@ -194,6 +194,7 @@ void jdoc_path_free(jdoc_path *p)
 struct jdoc_pathset {
     size_t n;
     jdoc_path **paths;
+    bool borrowed;     /* the caller's paths (jdoc_pathset_of): not freed with the set */
     jdoc__plan plan;   /* of the paths, when there are at most 64 */
 };
 
@@ -201,7 +202,7 @@ void jdoc_pathset_free(jdoc_pathset *set)
 {
     if (!set)
         return;
-    for (size_t i = 0; i < set->n; i++)
+    for (size_t i = 0; i < set->n && !set->borrowed; i++)
         jdoc_path_free(set->paths[i]);
     free(set->paths);
     free(set);
@@ -237,6 +238,32 @@ jdoc_pathset *jdoc_pathset_compile(const char *const *exprs, size_t n, jdoc_synt
     }
     if (n <= 64)
         jdoc__plan_init(&set->plan, (const jdoc_path *const *)set->paths, n);
+    *st = JDOC_OK;
+    return set;
+}
+
+jdoc_pathset *jdoc_pathset_of(const jdoc_path *const *paths, size_t n, jdoc_status *st)
+{
+    jdoc_status dummy;
+    if (!st)
+        st = &dummy;
+    for (size_t i = 0; i < n; i++)
+        if (!paths || !paths[i]) {
+            *st = JDOC_ERR_ARG;
+            return NULL;
+        }
+    jdoc_pathset *set = calloc(1, sizeof *set);
+    if (!set || !(set->paths = calloc(n ? n : 1, sizeof *set->paths))) {
+        free(set);
+        *st = JDOC_ERR_NOMEM;
+        return NULL;
+    }
+    set->borrowed = true;
+    set->n = n;
+    for (size_t i = 0; i < n; i++)
+        set->paths[i] = (jdoc_path *)paths[i];   /* never written through: the set's paths are const to it */
+    if (n <= 64)
+        jdoc__plan_init(&set->plan, paths, n);
     *st = JDOC_OK;
     return set;
 }

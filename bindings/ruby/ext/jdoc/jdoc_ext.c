@@ -252,9 +252,9 @@ static inline VALUE utf8_str(const char *s, size_t n)
     return str;
 }
 
-static VALUE scalar_value(jdoc_value v)
+/* A scalar as a Ruby object, c its first byte. */
+static VALUE scalar_of(jdoc_value v, char c)
 {
-    char c = first_byte(v);
     if (c == '"') {
         const char *s;
         size_t n;
@@ -274,6 +274,8 @@ static VALUE scalar_value(jdoc_value v)
     default: raise_value(v);
     }
 }
+
+static VALUE scalar_value(jdoc_value v) { return scalar_of(v, first_byte(v)); }
 
 static inline VALUE key_string(const char *k, size_t n)
 {
@@ -332,7 +334,7 @@ static VALUE build(jdoc_value v, bool sym)
 {
     char c = first_byte(v);
     if (c != '{' && c != '[')
-        return scalar_value(v);
+        return scalar_of(v, c);
     iters its;
     iters_init(&its);
     VALUE root = c == '{' ? rb_hash_new() : rb_ary_new();
@@ -371,7 +373,7 @@ static VALUE build(jdoc_value v, bool sym)
             jdoc_iter_init(e, iters_at(&its, (size_t)top + 1));   /* may move the iterators */
             rb_ary_push(open, val);
         } else {
-            val = scalar_value(e);
+            val = scalar_of(e, ec);
         }
         if (object)
             rb_hash_aset(parent, key, val);
@@ -1401,10 +1403,10 @@ static void many_init(many *m, pool *pl, int argc, VALUE *argv)
         m->paths[i] = path_get(path_for(pl, argv[i]))->p;
 }
 
-/* The values of every path from `from`, as an Array (nil where missing). */
-static VALUE many_row(many *m, pool *pl, jdoc_value from)
+/* The values in m->out, as an Array (nil where missing); raises on the
+ * first path whose status is an error. */
+static VALUE many_values(many *m, pool *pl, jdoc_value from)
 {
-    jdoc_fetch_many(from, m->paths, (size_t)m->n, m->out, m->st);
     VALUE res = rb_ary_new_capa(m->n);
     for (int i = 0; i < m->n; i++) {
         if (m->st[i] == JDOC_OK) {
@@ -1419,6 +1421,20 @@ static VALUE many_row(many *m, pool *pl, jdoc_value from)
     }
     return res;
 }
+
+/* The values of every path from `from`, as an Array (nil where missing). */
+static VALUE many_row(many *m, pool *pl, jdoc_value from)
+{
+    jdoc_fetch_many(from, m->paths, (size_t)m->n, m->out, m->st);
+    return many_values(m, pl, from);
+}
+
+/* A path set made for one call (pluck), held by a hidden object so that
+ * the GC frees it when the call raises. */
+static void pset_free(void *p) { jdoc_pathset_free(p); }
+static const rb_data_type_t pset_type = {
+    "jdoc pathset", { 0, pset_free, 0, 0, { 0 } }, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY
+};
 
 static void many_end(many *m)
 {
@@ -1475,11 +1491,22 @@ static VALUE doc_pluck(int argc, VALUE *argv, VALUE self)
         return res;   /* a scalar has no children */
     many m;
     many_init(&m, pl, argc, argv);
-    while (jdoc_iter_next(&it, &child))
-        rb_ary_push(res, many_row(&m, pl, child));
+    /* the paths planned once for all the children (jdoc_fetch_many plans per call) */
+    VALUE sh = TypedData_Wrap_Struct(0, &pset_type, NULL);
+    jdoc_pathset *set = jdoc_pathset_of(m.paths, (size_t)argc, NULL);
+    if (!set)
+        rb_memerror();
+    DATA_PTR(sh) = set;
+    while (jdoc_iter_next(&it, &child)) {
+        jdoc_pathset_fetch(child, set, m.out, m.st);
+        rb_ary_push(res, many_values(&m, pl, child));
+    }
     if (it.status != JDOC_OK)
         raise_validate(r->d);
+    DATA_PTR(sh) = NULL;
+    jdoc_pathset_free(set);
     many_end(&m);
+    RB_GC_GUARD(sh);
     RB_GC_GUARD(holder);
     return res;
 }
