@@ -208,6 +208,27 @@ void jdoc_pathset_free(jdoc_pathset *set)
     free(set);
 }
 
+/* A set with room for n paths, or NULL (*st: JDOC_ERR_NOMEM). */
+static jdoc_pathset *set_alloc(size_t n, jdoc_status *st)
+{
+    jdoc_pathset *set = calloc(1, sizeof *set);
+    if (!set || !(set->paths = calloc(n ? n : 1, sizeof *set->paths))) {
+        free(set);
+        *st = JDOC_ERR_NOMEM;
+        return NULL;
+    }
+    return set;
+}
+
+/* The set's n paths are in place: plan them (up to 64). */
+static jdoc_pathset *set_ready(jdoc_pathset *set, jdoc_status *st)
+{
+    if (set->n <= 64)
+        jdoc__plan_init(&set->plan, (const jdoc_path *const *)set->paths, set->n);
+    *st = JDOC_OK;
+    return set;
+}
+
 jdoc_pathset *jdoc_pathset_compile(const char *const *exprs, size_t n, jdoc_syntax syntax, jdoc_status *st,
                                    size_t *bad)
 {
@@ -218,12 +239,9 @@ jdoc_pathset *jdoc_pathset_compile(const char *const *exprs, size_t n, jdoc_synt
         *st = JDOC_ERR_ARG;
         return NULL;
     }
-    jdoc_pathset *set = calloc(1, sizeof *set);
-    if (!set || !(set->paths = calloc(n ? n : 1, sizeof *set->paths))) {
-        free(set);
-        *st = JDOC_ERR_NOMEM;
+    jdoc_pathset *set = set_alloc(n, st);
+    if (!set)
         return NULL;
-    }
     for (; set->n < n; set->n++) {
         const char *e = exprs[set->n];
         if (!e) {
@@ -236,10 +254,7 @@ jdoc_pathset *jdoc_pathset_compile(const char *const *exprs, size_t n, jdoc_synt
         jdoc_pathset_free(set);
         return NULL;
     }
-    if (n <= 64)
-        jdoc__plan_init(&set->plan, (const jdoc_path *const *)set->paths, n);
-    *st = JDOC_OK;
-    return set;
+    return set_ready(set, st);
 }
 
 jdoc_pathset *jdoc_pathset_of(const jdoc_path *const *paths, size_t n, jdoc_status *st)
@@ -252,20 +267,14 @@ jdoc_pathset *jdoc_pathset_of(const jdoc_path *const *paths, size_t n, jdoc_stat
             *st = JDOC_ERR_ARG;
             return NULL;
         }
-    jdoc_pathset *set = calloc(1, sizeof *set);
-    if (!set || !(set->paths = calloc(n ? n : 1, sizeof *set->paths))) {
-        free(set);
-        *st = JDOC_ERR_NOMEM;
+    jdoc_pathset *set = set_alloc(n, st);
+    if (!set)
         return NULL;
-    }
     set->borrowed = true;
     set->n = n;
     for (size_t i = 0; i < n; i++)
         set->paths[i] = (jdoc_path *)paths[i];   /* never written through: the set's paths are const to it */
-    if (n <= 64)
-        jdoc__plan_init(&set->plan, paths, n);
-    *st = JDOC_OK;
-    return set;
+    return set_ready(set, st);
 }
 
 size_t jdoc_pathset_size(const jdoc_pathset *set) { return set ? set->n : 0; }
