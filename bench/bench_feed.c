@@ -8,9 +8,14 @@
  * 1. Events per second, one field per event: jdoc_stream_begin on the whole
  *    buffer against jdoc_feed in pieces of 4 KiB and 64 KiB (slices of the
  *    same buffer, as a read(2) loop hands them over).
+ *    The same events with one line in 100, then one in 10, damaged (a
+ *    control character in its first string): the stream's time against the
+ *    intact one's, whole and in 4 KiB pieces.
  * 2. A document of about 20 MB (the second file repeated in an array) in
  *    64 KiB pieces through jdoc_parse_more: the time of jdoc_parse_end after
- *    the last piece, and of all the calls, as shares of one jdoc_parse.
+ *    the last piece, and of all the calls, as shares of one jdoc_parse; and
+ *    jdoc_parse of that document with a control character in its last string
+ *    (the time to the error, as a share of the intact parse).
  * Medians of repeated runs, thread CPU time.
  */
 #include <stdio.h>
@@ -144,6 +149,49 @@ int main(int argc, char **argv)
            (double)events / f4 * 1e-6, f4 / w);
     printf("  jdoc_feed, 64 KiB pieces:        %6.3f M events/s  (%.3fx)\n", (double)events / f64 * 1e-6, f64 / w);
 
+    /* 1b. damaged lines: a control character after the first '":"' of every
+     * `every`-th line */
+    for (int every = 100; every >= 10; every /= 10) {
+        char *dm = malloc(elen + elen / (size_t)every + 64);
+        size_t dl = 0, line = 0, damaged = 0;
+        for (size_t i = 0; i < elen;) {
+            const char *nl = memchr(ev + i, '\n', elen - i);
+            size_t end = nl ? (size_t)(nl - ev) + 1 : elen;
+            const char *q = ++line % (size_t)every ? NULL : strstr(ev + i, "\":\"");
+            if (q && (size_t)(q - ev) + 3 < end) {
+                size_t at = (size_t)(q - ev) + 3 - i;
+                memcpy(dm + dl, ev + i, at);
+                dm[dl + at] = '\x01';
+                memcpy(dm + dl + at + 1, ev + i + at, end - i - at);
+                dl += end - i + 1;
+                damaged++;
+            } else {
+                memcpy(dm + dl, ev + i, end - i);
+                dl += end - i;
+            }
+            i = end;
+        }
+        double t_dw[101], t_df[101];
+        for (int r = 0; r < reps; r++) {
+            double t0 = now();
+            size_t n0 = run_whole(p, dm, dl, path);
+            double t1 = now();
+            size_t n1 = run_fed(p, dm, dl, pieces[0], path);
+            double t2 = now();
+            if (n0 != events - damaged || n1 != n0) {
+                fprintf(stderr, "bench_feed: %zu/%zu intact documents, not %zu\n", n0, n1, events - damaged);
+                return 1;
+            }
+            t_dw[r] = t1 - t0;
+            t_df[r] = t2 - t1;
+        }
+        double dw = median(t_dw, reps), df = median(t_df, reps);
+        printf("  one line in %3d damaged (%zu): whole %6.3f M events/s (%.3fx the intact stream's time), "
+               "4 KiB pieces %.3fx\n",
+               every, damaged, (double)events / dw * 1e-6, dw / w, df / w);
+        free(dm);
+    }
+
     /* 2. one large document in 64 KiB pieces */
     size_t cap = (20u << 20) + dlen + 16, len = 0;
     char *big = malloc(cap);
@@ -183,11 +231,38 @@ int main(int argc, char **argv)
         t_end[r] = t3 - t2;
         t_all[r] = t3 - t1;
     }
-    double tp = median(t_parse, reps), te = median(t_end, reps), ta = median(t_all, reps);
+    /* the same with a control character in its last string */
+    char *last = NULL;
+    for (char *q = big; (q = strstr(q, "\": \"")) != NULL && q < big + len; q += 4)
+        last = q;
+    if (!last) {
+        fprintf(stderr, "bench_feed: no string in %s\n", argv[2]);
+        return 1;
+    }
+    char *bad = malloc(len + 1);
+    size_t at = (size_t)(last - big) + 4;
+    memcpy(bad, big, at);
+    bad[at] = '\x01';
+    memcpy(bad + at + 1, big + at, len - at);
+    double t_err[101];
+    for (int r = 0; r < reps; r++) {
+        double t0 = now();
+        jdoc_status st = jdoc_parse(p, bad, len + 1, &d);
+        t_err[r] = now() - t0;
+        if (st != JDOC_ERR_SYNTAX || jdoc_last_error(p)->offset != at) {
+            fprintf(stderr, "bench_feed: the damaged document gave %s at %zu\n", jdoc_status_str(st),
+                    jdoc_last_error(p)->offset);
+            return 1;
+        }
+    }
+    free(bad);
+    double tp = median(t_parse, reps), te = median(t_end, reps), ta = median(t_all, reps), terr = median(t_err, reps);
     printf("one document of %zu bytes (%s repeated) in 64 KiB pieces:\n", len, argv[2]);
     printf("  jdoc_parse:                       %8.3f ms (%.2f GB/s)\n", tp * 1e3, (double)len / tp * 1e-9);
     printf("  jdoc_parse_end after the last piece: %5.3f ms = %.3fx of jdoc_parse\n", te * 1e3, te / tp);
     printf("  all jdoc_parse_more calls and the end: %.3f ms = %.3fx\n", ta * 1e3, ta / tp);
+    printf("  jdoc_parse, a control character in the last string: %.3f ms to the error = %.3fx\n", terr * 1e3,
+           terr / tp);
     printf("(checksum %zu)\n", sum);
     jdoc_path_free(path);
     jdoc_parser_free(p);

@@ -371,6 +371,80 @@ Test(feed, resync_after_every_kind_of_damage, .timeout = 120)
         }
 }
 
+/* Kernel errors of many kinds far from where indexing began (after 100 KB
+ * of intact lines, then every few lines, sometimes on adjacent lines): each
+ * SIMD kernel's documents, errors (offset, message), counts and lines are
+ * the scalar kernel's, read whole and fed in pieces. The exact error is
+ * found by the scalar kernel from the last string before the one the SIMD
+ * kernel saw; these are the cases where that string is far from the start. */
+static const char *const kernel_damage[] = {
+    "\"image\":\"a\x01b\"",             /* a control character in a string */
+    "\"image\":\"ab\xff\"",             /* a byte that is never UTF-8 */
+    "\"image\":\"ab\xe2\x82\"",        /* a 3-byte sequence cut by the closing quote */
+    "\"image\":\"\xe2\x82\xac\x80\"", /* a continuation byte with no lead */
+    "\"image\":\"\xc0\xaf\"",          /* overlong */
+    "\"image\":\"\xed\xa0\x80\"",      /* a surrogate */
+    "\"k\xf0\x9f\x98\":1",              /* a key cut in a 4-byte sequence */
+    "\"n\":\xff",                       /* invalid UTF-8 outside a string */
+    "\"n\":\xe2\x82\"x\"",               /* a sequence cut by a string's opening quote */
+    "\"image\":\"a\\\"b\x1f\"",       /* a control character after an escaped quote */
+    "\"image\":\"tab\there\"",          /* a raw tab in a string */
+    "\"image\":\"cut",                   /* a string cut by the end of its line */
+};
+
+static size_t event_line(char *b, size_t cap, uint64_t r, const char *damage)
+{
+    return (size_t)snprintf(b, cap,
+                            "{\"status\":\"start\",\"id\":\"%016llx%016llx\",\"Type\":\"container\",\"Actor\":"
+                            "{\"ID\":\"%016llx\",\"Attributes\":{\"name\":\"web-%u\",%s}},\"time\":%u}\n",
+                            (unsigned long long)r, (unsigned long long)(r * 31), (unsigned long long)(r >> 7),
+                            (unsigned)(r % 1000), damage ? damage : "\"image\":\"nginx\"", (unsigned)(r >> 40));
+}
+
+Test(feed, kernel_errors_far_from_where_indexing_began, .timeout = 120)
+{
+    size_t cap = 600u << 10, len = 0;
+    char *b = malloc(cap);
+    uint64_t seed = 7;
+    int line = 0, kinds_used = 0;
+    size_t nk = sizeof kernel_damage / sizeof *kernel_damage;
+    while (len + 512 < cap) {
+        uint64_t r = tu_rand(&seed);
+        /* intact for the first 100 KB; then damage every 2..40 lines */
+        bool dmg = len > (100u << 10) && (r % 20 == 0 || (line % 37 == 0));
+        const char *d = dmg ? kernel_damage[(size_t)kinds_used++ % nk] : NULL;
+        len += event_line(b + len, cap - len, r, d);
+        line++;
+    }
+    cr_assert_gt(kinds_used, 200, "damaged lines: %d", kinds_used);
+    jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR);
+    recs want = { 0 };
+    whole(ps, b, len, &want);
+    size_t bad = 0;
+    for (size_t i = 0; i < want.n; i++)
+        bad += want.v[i].st != JDOC_OK;
+    cr_expect_eq(bad, (size_t)kinds_used, "scalar: %zu damaged documents of %d", bad, kinds_used);
+    for (int k = JDOC_KERNEL_SSE42; k < JDOC_KERNEL_COUNT; k++) {
+        if (!jdoc_kernel_supported((jdoc_kernel_id)k)) {
+            tu_note_kernel_skip((jdoc_kernel_id)k);
+            continue;
+        }
+        jdoc_parser *p = tu_parser((jdoc_kernel_id)k);
+        recs got = { 0 };
+        whole(p, b, len, &got);
+        char why[512];
+        cr_expect(same(&want, &got, why, sizeof why), "[%s] whole buffer against scalar: %s", jdoc_kernel_name(p), why);
+        recs_free(&got);
+        static const size_t sizes[][2] = { { 4096, 4096 }, { 4093, 1000 }, { 65536, 65536 } };
+        for (size_t j = 0; j < sizeof sizes / sizeof *sizes; j++)
+            check_split(p, b, len, &want, sizes[j], 2, "damage far from the start, against scalar");
+        jdoc_parser_free(p);
+    }
+    recs_free(&want);
+    jdoc_parser_free(ps);
+    free(b);
+}
+
 /* Pieces of one document: a document that arrives whole in a piece is not
  * copied; one spanning pieces is, and no more than it. */
 Test(feed, copies_only_what_spans_pieces)

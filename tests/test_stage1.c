@@ -246,6 +246,57 @@ ParameterizedTest(jdoc_kernel_id *id, stage1, corpus_vs_scalar)
     cr_assert_gt(files, 400);
 }
 
+/* A kernel error far into a document (a 200 KB array of Docker-like
+ * objects, the damage in a string, a key or between tokens at 60 places,
+ * several in the same chunk and block): the parse says what the scalar
+ * kernel says. A SIMD kernel's error is made exact by the scalar kernel from
+ * the last string before it, which these inputs put far from the start. */
+SIMD_KERNELS(errors_far_into_a_document)
+
+ParameterizedTest(jdoc_kernel_id *id, stage1, errors_far_into_a_document, .timeout = 60)
+{
+    need_kernel(*id);
+    static const char *const damage[] = {
+        "a\x01b", "ab\xff", "ab\xe2\x82", "\x80", "\xc0\xaf", "\xed\xa0\x80", "\xf0\x9f\x98", "t\tab",
+        "\\\"\x1f", "\xe2\x82\xac\xf0", "\\\\\x02",
+        "\xe2\x82", "\xc3",   /* before a quote (every third place): a sequence cut by a string's opening quote */
+    };
+    size_t cap = 220u << 10, len = 0;
+    char *base = malloc(cap);
+    len += (size_t)snprintf(base, cap, "[");
+    for (int i = 0; len + 256 < cap; i++)
+        len += (size_t)snprintf(base + len, cap - len, "%s{\"Id\":\"%08x\",\"Names\":[\"/web-%d\"],\"n\":%d,\"Labels\":{}}",
+                                i ? "," : "", (unsigned)(i * 2654435761u), i, i);
+    len += (size_t)snprintf(base + len, cap - len, "]");
+    jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR), *pk = tu_parser(*id);
+    char *doc = malloc(len + 64), why[256];
+    int cases = 0;
+    uint64_t seed = 11;
+    for (size_t k = 0; k < sizeof damage / sizeof *damage; k++)
+        for (int at = 0; at < 60; at++) {
+            /* a place in the second half: inside a value string, in a key, or right after a ':' */
+            size_t pos = len / 2 + (size_t)(tu_rand(&seed) % (len / 2 - 64));
+            const char *q = memchr(base + pos, '"', len - pos);
+            cr_assert_not_null(q);
+            size_t ins = (size_t)(q - base) + (at % 3 == 2 ? 0 : 1);
+            size_t dl = strlen(damage[k]);
+            memcpy(doc, base, ins);
+            memcpy(doc + ins, damage[k], dl);
+            memcpy(doc + ins + dl, base + ins, len - ins);
+            char *exact = malloc(len + dl);
+            memcpy(exact, doc, len + dl);
+            bool ok = same(ps, pk, exact, len + dl, why, sizeof why);
+            free(exact);
+            cr_assert(ok, "damage %zu at byte %zu: %s", k, ins, why);
+            cases++;
+        }
+    cr_log_info("%s: %d damaged documents of %zu bytes", jdoc_kernel_id_name(*id), cases, len);
+    jdoc_parser_free(ps);
+    jdoc_parser_free(pk);
+    free(doc);
+    free(base);
+}
+
 /* Inputs that end at the last byte of a readable page followed by an
  * unreadable one: no kernel may touch the next page. */
 ParameterizedTestParameters(stage1, page_end)
