@@ -252,6 +252,51 @@ Test(parse_more, damaged_documents, .timeout = 60)
     free(b);
 }
 
+/* A kernel error far into a document (100 KB of Docker-like objects before
+ * it), fed in pieces: every kernel says what the scalar kernel's jdoc_parse
+ * says, status, offset and message (the exact error is found from the last
+ * string before the one the kernel saw, far from the document's start; one
+ * object a line, so that a scan started inside that string would take a
+ * newline for a control character in a string). */
+Test(parse_more, errors_far_into_a_document, .timeout = 60)
+{
+    static const char *const damage[] = { "a\x01b", "ab\xff", "ab\xe2\x82", "\xc0\xaf", "\xe2\x82", "t\tab" };
+    size_t cap = 140u << 10, len = 0;
+    char *base = malloc(cap);
+    len += (size_t)snprintf(base, cap, "[");
+    for (int i = 0; len + 256 < cap; i++)
+        len += (size_t)snprintf(base + len, cap - len, "%s{\"Id\":\"%08x\",\"Names\":[\"/web-%d\"],\"n\":%d}",
+                                i ? ",\n " : "", (unsigned)(i * 2654435761u), i, i);
+    len += (size_t)snprintf(base + len, cap - len, "]");
+    char *doc = malloc(len + 16);
+    jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR);
+    uint64_t seed = 5;
+    int errors = 0;
+    FOR_KERNELS(p) {
+        int fails = 0;
+        for (size_t k = 0; k < sizeof damage / sizeof *damage && fails < 3; k++)
+            for (int at = 0; at < 6 && fails < 3; at++) {
+                size_t pos = (100u << 10) + (size_t)(tu_rand(&seed) % (len - (100u << 10) - 64));
+                const char *q = memchr(base + pos, '"', len - pos);
+                size_t ins = (size_t)(q - base) + (at % 2), dl = strlen(damage[k]);
+                memcpy(doc, base, ins);
+                memcpy(doc + ins, damage[k], dl);
+                memcpy(doc + ins + dl, base + ins, len - ins);
+                result want;
+                parse_ref(ps, doc, len + dl, &want);
+                errors += want.st != JDOC_OK;   /* before a string's quote, "a\x01b" is a scalar: no stage-1 error */
+                static const size_t sizes[] = { 4096, 65536 };
+                for (size_t j = 0; j < 2; j++)
+                    fails += !check_more(p, doc, len + dl, &want, &sizes[j], 1, "damaged far in");
+                result_free(&want);
+            }
+    }
+    cr_expect_gt(errors, 20, "damaged documents that fail to parse: %d", errors);
+    jdoc_parser_free(ps);
+    free(doc);
+    free(base);
+}
+
 /* An error that is certain is said as soon as its bytes are indexed. */
 Test(parse_more, early_error)
 {

@@ -250,7 +250,9 @@ ParameterizedTest(jdoc_kernel_id *id, stage1, corpus_vs_scalar)
  * objects, the damage in a string, a key or between tokens at 60 places,
  * several in the same chunk and block): the parse says what the scalar
  * kernel says. A SIMD kernel's error is made exact by the scalar kernel from
- * the last string before it, which these inputs put far from the start. */
+ * the last string before it, which these inputs put far from the start (one
+ * object a line: a scan started inside that string would take a newline for
+ * a control character in a string). */
 SIMD_KERNELS(errors_far_into_a_document)
 
 ParameterizedTest(jdoc_kernel_id *id, stage1, errors_far_into_a_document, .timeout = 60)
@@ -266,7 +268,7 @@ ParameterizedTest(jdoc_kernel_id *id, stage1, errors_far_into_a_document, .timeo
     len += (size_t)snprintf(base, cap, "[");
     for (int i = 0; len + 256 < cap; i++)
         len += (size_t)snprintf(base + len, cap - len, "%s{\"Id\":\"%08x\",\"Names\":[\"/web-%d\"],\"n\":%d,\"Labels\":{}}",
-                                i ? "," : "", (unsigned)(i * 2654435761u), i, i);
+                                i ? ",\n " : "", (unsigned)(i * 2654435761u), i, i);
     len += (size_t)snprintf(base + len, cap - len, "]");
     jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR), *pk = tu_parser(*id);
     char *doc = malloc(len + 64), why[256];

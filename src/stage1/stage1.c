@@ -1441,17 +1441,31 @@ static jdoc_status more_index(jdoc_parser *p, const jdoc_kernel *k, jdoc_s1 *s, 
     return JDOC_OK;
 }
 
-/* The exact error: the scalar kernel over json[0, end). */
+/* The exact error: the scalar kernel over json[0, end), or from the last
+ * string before the kernel's error (see scalar_restart) with the entries
+ * before it kept: the error ends the parse, and when that finds none the
+ * whole is indexed again. */
 static jdoc_status more_locate(jdoc_parser *p, const char *json, size_t end, bool last)
 {
     struct jdoc_more_state *m = &p->pm;
-    memset(&m->ks, 0, sizeof m->ks);
-    m->ks.check_utf8 = !p->trust_utf8;
-    m->to = 0;
+    uint32_t q = scalar_restart(p->index, p->tape, 0, m->ks.n, m->ks.offset);
     m->exact = true;
     m->matching = m->closed = m->unmatched = false;   /* the index is made again: so is the pass */
     m->done = 0;
-    return more_index(p, &jdoc__kernel_scalar, &m->ks, &m->to, json, end, last);
+    for (int pass = q < m->ks.n ? 0 : 1; pass < 2; pass++) {
+        memset(&m->ks, 0, sizeof m->ks);
+        m->ks.check_utf8 = !p->trust_utf8;
+        m->to = 0;
+        if (pass == 0) {
+            m->ks.n = q;
+            m->to = p->index[q];
+        }
+        if (more_index(p, &jdoc__kernel_scalar, &m->ks, &m->to, json, end, last))
+            return JDOC_ERR_NOMEM;
+        if (m->ks.code != JDOC_OK)
+            break;
+    }
+    return JDOC_OK;
 }
 
 /* The bracket pass over the entries indexed since the last piece, when the
