@@ -261,13 +261,8 @@ Test(parse_more, damaged_documents, .timeout = 60)
 Test(parse_more, errors_far_into_a_document, .timeout = 60)
 {
     static const char *const damage[] = { "a\x01b", "ab\xff", "ab\xe2\x82", "\xc0\xaf", "\xe2\x82", "t\tab" };
-    size_t cap = 140u << 10, len = 0;
-    char *base = malloc(cap);
-    len += (size_t)snprintf(base, cap, "[");
-    for (int i = 0; len + 256 < cap; i++)
-        len += (size_t)snprintf(base + len, cap - len, "%s{\"Id\":\"%08x\",\"Names\":[\"/web-%d\"],\"n\":%d}",
-                                i ? ",\n " : "", (unsigned)(i * 2654435761u), i, i);
-    len += (size_t)snprintf(base + len, cap - len, "]");
+    size_t len;
+    char *base = tu_object_lines(140u << 10, &len);
     char *doc = malloc(len + 16);
     jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR);
     uint64_t seed = 5;

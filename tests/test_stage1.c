@@ -263,13 +263,8 @@ ParameterizedTest(jdoc_kernel_id *id, stage1, errors_far_into_a_document, .timeo
         "\\\"\x1f", "\xe2\x82\xac\xf0", "\\\\\x02",
         "\xe2\x82", "\xc3",   /* before a quote (every third place): a sequence cut by a string's opening quote */
     };
-    size_t cap = 220u << 10, len = 0;
-    char *base = malloc(cap);
-    len += (size_t)snprintf(base, cap, "[");
-    for (int i = 0; len + 256 < cap; i++)
-        len += (size_t)snprintf(base + len, cap - len, "%s{\"Id\":\"%08x\",\"Names\":[\"/web-%d\"],\"n\":%d,\"Labels\":{}}",
-                                i ? ",\n " : "", (unsigned)(i * 2654435761u), i, i);
-    len += (size_t)snprintf(base + len, cap - len, "]");
+    size_t len;
+    char *base = tu_object_lines(220u << 10, &len);
     jdoc_parser *ps = tu_parser(JDOC_KERNEL_SCALAR), *pk = tu_parser(*id);
     char *doc = malloc(len + 64), why[256];
     int cases = 0;

@@ -137,6 +137,22 @@ static inline char *tu_deep_nest(size_t depth, size_t *n, uint32_t limit, jdoc_p
     return doc;
 }
 
+/* A JSON array of Docker-like objects, one a line, about `bytes` long
+ * (malloc'd; its length in *len). */
+static inline char *tu_object_lines(size_t bytes, size_t *len)
+{
+    char *b = malloc(bytes + 2);
+    if (!b)
+        abort();
+    size_t n = (size_t)snprintf(b, bytes, "[");
+    for (int i = 0; n + 256 < bytes; i++)
+        n += (size_t)snprintf(b + n, bytes - n, "%s{\"Id\":\"%08x\",\"Names\":[\"/web-%d\"],\"n\":%d,\"Labels\":{}}",
+                              i ? ",\n " : "", (unsigned)(i * 2654435761u), i, i);
+    n += (size_t)snprintf(b + n, bytes - n, "]");
+    *len = n;
+    return b;
+}
+
 static inline uint64_t tu_rand(uint64_t *s)
 {
     *s ^= *s >> 12;
